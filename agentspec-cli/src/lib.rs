@@ -1,0 +1,190 @@
+//! The `agentspec` command: check and format Open Agent Spec documents.
+//!
+//! A library with a tiny `main`, so that tests run it as a user does.
+#![deny(missing_docs)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agentspec_types::{Diagnostic, Document, Format};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Check and format Open Agent Spec documents (JSON or YAML).
+#[derive(Debug, Parser)]
+#[command(name = "agentspec", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Load documents and report every problem. Exit 0 when all load (warnings allowed),
+    /// 1 when any has an error, 2 for usage or I/O problems.
+    Check {
+        /// Documents to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+        format: OutputFormat,
+    },
+    /// Load a document and write it to stdout in pyagentspec's layout.
+    Fmt {
+        /// The document.
+        file: PathBuf,
+        /// Output format (default: the input's).
+        #[arg(long, value_enum)]
+        to: Option<TextFormat>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    /// `FILE:LINE:COL: error[CODE]: message (at /pointer)`.
+    Human,
+    /// A JSON list of `{file, severity, code, message, pointer, line, column}`.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TextFormat {
+    Json,
+    Yaml,
+}
+
+/// Runs the command with the process arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    ExitCode::from(run(cli, &mut stdout.lock(), &mut stderr.lock()))
+}
+
+/// Runs `cli`, writing to `out` and `err`; returns the exit code.
+pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match cli.command {
+        Command::Check { files, format } => check(&files, format, out, err),
+        Command::Fmt { file, to } => fmt(&file, to, out, err),
+    }
+}
+
+struct Loaded {
+    text: String,
+    format: Format,
+}
+
+fn read(path: &PathBuf) -> Result<Loaded, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
+    Ok(Loaded { text, format })
+}
+
+fn check(files: &[PathBuf], format: OutputFormat, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let mut code = 0;
+    let mut all = Vec::new();
+    for path in files {
+        let loaded = match read(path) {
+            Ok(l) => l,
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                code = 2;
+                continue;
+            }
+        };
+        let diagnostics = match Document::from_str_as(&loaded.text, loaded.format) {
+            Ok(doc) => doc.warnings().to_vec(),
+            Err(e) => e.diagnostics,
+        };
+        if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {
+            code = 1;
+        }
+        for d in diagnostics {
+            all.push((path.display().to_string(), d));
+        }
+    }
+    let written = match format {
+        OutputFormat::Human => all
+            .iter()
+            .try_for_each(|(file, d)| writeln!(out, "{}", human(file, d))),
+        OutputFormat::Json => {
+            let list: Vec<serde_json::Value> = all.iter().map(|(file, d)| json(file, d)).collect();
+            writeln!(out, "{}", serde_json::Value::Array(list))
+        }
+    };
+    if written.is_err() {
+        return 2;
+    }
+    code
+}
+
+/// `FILE:LINE:COL: error[CODE]: message (at /pointer)`.
+fn human(file: &str, d: &Diagnostic) -> String {
+    let pointer = if d.pointer.is_empty() {
+        "/"
+    } else {
+        &d.pointer
+    };
+    format!(
+        "{file}:{}:{}: {}[{}]: {} (at {pointer})",
+        d.line,
+        d.column,
+        d.severity.as_str(),
+        d.code,
+        d.message
+    )
+}
+
+fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
+    serde_json::json!({
+        "file": file,
+        "severity": d.severity.as_str(),
+        "code": d.code,
+        "message": d.message,
+        "pointer": d.pointer,
+        "line": d.line,
+        "column": d.column,
+    })
+}
+
+fn fmt(path: &PathBuf, to: Option<TextFormat>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let loaded = match read(path) {
+        Ok(l) => l,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return 2;
+        }
+    };
+    let doc = match Document::from_str_as(&loaded.text, loaded.format) {
+        Ok(doc) => doc,
+        Err(e) => {
+            for d in &e.diagnostics {
+                let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+            }
+            return 1;
+        }
+    };
+    for d in doc.warnings() {
+        let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+    }
+    let target = match to {
+        Some(TextFormat::Json) => Format::Json,
+        Some(TextFormat::Yaml) => Format::Yaml,
+        None => loaded.format,
+    };
+    match out.write_all(doc.to_string_as(target).as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "error: writing the document: {e}");
+            2
+        }
+    }
+}

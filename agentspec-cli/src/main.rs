@@ -1,0 +1,5 @@
+//! The `agentspec` command.
+
+fn main() -> std::process::ExitCode {
+    agentspec_cli::main()
+}

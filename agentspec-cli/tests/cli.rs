@@ -1,0 +1,114 @@
+//! The `agentspec` command, run as a user runs it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fixture(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(relative)
+}
+
+fn agentspec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agentspec"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn fmt_writes_pyagentspec_json_byte_for_byte() {
+    let path = fixture("generated/flow_branching.json");
+    let out = agentspec(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), std::fs::read_to_string(&path).unwrap());
+}
+
+#[test]
+fn fmt_converts_yaml_to_json() {
+    let yaml = fixture("generated/flow_branching.yaml");
+    let json = fixture("generated/flow_branching.json");
+    let out = agentspec(&["fmt", yaml.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), std::fs::read_to_string(json).unwrap());
+}
+
+#[test]
+fn check_passes_valid_documents() {
+    let a = fixture("generated/agent_all_tools.json");
+    let b = fixture("generated/swarm.yaml");
+    let out = agentspec(&["check", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn check_reports_errors_with_file_line_column_code_and_pointer() {
+    let path = fixture("negative/unknown_component_type.json");
+    let shown = path.to_str().unwrap();
+    let out = agentspec(&["check", shown]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with(&format!("{shown}:")), "{first}");
+    assert!(
+        first.contains(": error[unknown-component-type]: "),
+        "{first}"
+    );
+    assert!(first.ends_with("(at /component_type)"), "{first}");
+}
+
+#[test]
+fn check_json_output_lists_every_field() {
+    let path = fixture("negative/missing_component_type.json");
+    let out = agentspec(&["check", "--format", "json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let list: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let first = &list[0];
+    let keys: Vec<&str> = first
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "file", "severity", "code", "message", "pointer", "line", "column"
+        ]
+    );
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["code"], "missing-component-type");
+    assert_eq!(first["line"], 1);
+}
+
+#[test]
+fn check_exits_2_for_a_missing_file_and_for_bad_usage() {
+    assert_eq!(
+        agentspec(&["check", "/no/such/file.json"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(agentspec(&["check"]).status.code(), Some(2));
+    assert_eq!(agentspec(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_accepts_warnings() {
+    let path = fixture("edge-cases/missing_agentspec_version.json");
+    let out = agentspec(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("warning[missing-version]"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -1,0 +1,75 @@
+//! The declared table: what the schema files cannot say, kept in one place.
+//!
+//! Everything else the generator knows comes from the files themselves. Each entry says
+//! why it is here; the README's "Declared table" section lists them for users.
+
+use serde_json::Value;
+
+use crate::model::Version;
+
+/// Fields pyagentspec treats as sensitive (`SensitiveField[...]` in its classes): written
+/// as `{"$component_ref": "<id>.<field>"}` placeholders when exported without secrets.
+/// The schema types them as plain values. Matched by field name on every component.
+const SENSITIVE: &[&str] = &[
+    "api_key",
+    "auth_file_location",
+    "ca_file",
+    "cert_file",
+    "client_id",
+    "client_id_metadata_url",
+    "client_secret",
+    "credentials",
+    "dsn",
+    "key_file",
+    "password",
+    "sensitive_headers",
+    "sslkey",
+    "user",
+    "wallet_location",
+    "wallet_password",
+];
+
+/// Whether a field holds a secret.
+pub(crate) fn is_sensitive(field: &str) -> bool {
+    SENSITIVE.contains(&field)
+}
+
+/// Defaults the schema leaves out: pyagentspec's `metadata` and the `data` of ApiNode and
+/// RemoteTool default to an empty object (`Field(default_factory=dict)`), while the schema
+/// declares no default.
+pub(crate) fn default_of(field: &str) -> Option<Value> {
+    matches!(field, "metadata" | "data").then(|| Value::Object(Default::default()))
+}
+
+/// Value structs whose `null` fields pyagentspec leaves out (`exclude_none=True` in
+/// `LlmGenerationConfig.model_dump`).
+pub(crate) fn skips_null(owner: &str) -> bool {
+    owner == "LlmGenerationConfig"
+}
+
+/// Components whose key order in pyagentspec's output differs from the schema's
+/// `properties` order. `None`: the schema's order is pyagentspec's.
+pub(crate) fn field_order(_component: &str) -> Option<&'static [&'static str]> {
+    None
+}
+
+/// A version no document has: a field "written from" it is written only when it holds
+/// something other than its default (never silently dropped, never written by default).
+pub(crate) const NEVER: Version = Version(u16::MAX, u16::MAX, u16::MAX);
+
+/// From which version pyagentspec writes a field, where that differs from the schema files
+/// (which are snapshots of the SDK and list fields it leaves out of its output).
+pub(crate) fn written_from(component: &str, field: &str) -> Option<Version> {
+    match (component, field) {
+        // `OpenAiConfig._versioned_model_fields_to_exclude`: the key exists from 25.4.2,
+        // though the 25.4.2 schema file lacks it.
+        ("OpenAiConfig", "api_key") => Some(Version(25, 4, 2)),
+        // Fields implied by the component type, or not used by the provider: pyagentspec
+        // excludes them at every version.
+        ("OpenAiConfig", "provider" | "api_provider" | "url")
+        | ("OciGenAiConfig", "api_provider" | "api_key" | "url")
+        | ("VllmConfig" | "OllamaConfig", "api_provider")
+        | ("GeminiConfig", "provider" | "url") => Some(NEVER),
+        _ => None,
+    }
+}

@@ -1,0 +1,650 @@
+//! Emits Rust tokens for the [`Model`].
+//!
+//! Every type gets plain `#[derive(Debug, Clone, PartialEq)]` data and its own `Decode`
+//! and `Encode` impls against the runtime's `codec` module (no serde derives: documents
+//! keep pyagentspec's key order, version-dependent fields and located errors).
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::model::{Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Version};
+
+pub(crate) struct Emitter<'a> {
+    pub model: &'a Model,
+    /// Path of the runtime crate (`::agentspec_types`, or `crate` inside it).
+    pub rt: TokenStream,
+}
+
+fn ident(name: &str) -> Ident {
+    if syn::parse_str::<Ident>(name).is_ok() {
+        Ident::new(name, Span::call_site())
+    } else {
+        Ident::new_raw(name, Span::call_site())
+    }
+}
+
+/// Doc comment lines, made safe for rustdoc: Python docstrings use indentation and `>>>`
+/// examples that rustdoc would read as Rust doctests, and brackets it would read as links.
+fn doc(text: Option<&str>) -> TokenStream {
+    let Some(text) = text else {
+        return TokenStream::new();
+    };
+    let mut in_fence = false;
+    let lines = text.trim().lines().map(|line| {
+        let line = line.trim();
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            return if in_fence {
+                " ```text".to_owned()
+            } else {
+                " ```".to_owned()
+            };
+        }
+        if in_fence {
+            return format!(" {line}");
+        }
+        let mut out = String::from(" ");
+        for c in line.chars() {
+            match c {
+                '[' | ']' | '<' | '>' | '*' | '_' | '#' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c => out.push(c),
+            }
+        }
+        if out.contains("http://") || out.contains("https://") {
+            out = out
+                .replace("https://", "https\\://")
+                .replace("http://", "http\\://");
+        }
+        out
+    });
+    let lines: Vec<String> = lines.collect();
+    quote! { #( #[doc = #lines] )* }
+}
+
+fn version_tokens(rt: &TokenStream, v: Version) -> TokenStream {
+    if v == crate::declared::NEVER {
+        return quote! { #rt::Version::NEVER };
+    }
+    let (a, b, c) = (v.0, v.1, v.2);
+    quote! { #rt::Version::new(#a, #b, #c) }
+}
+
+impl Emitter<'_> {
+    pub(crate) fn emit(&self) -> Result<TokenStream, Error> {
+        let mut out = TokenStream::new();
+        for e in self.model.enums.values() {
+            out.extend(self.string_enum(e));
+        }
+        for s in self.model.structs.values() {
+            out.extend(self.value_struct(s)?);
+        }
+        for u in self.model.unions.values() {
+            out.extend(self.union(u));
+        }
+        for c in self.model.components.values() {
+            out.extend(self.component(c)?);
+        }
+        for f in self.model.families.values() {
+            out.extend(self.family(f));
+        }
+        out.extend(self.component_set());
+        Ok(out)
+    }
+
+    fn ty(&self, ty: &Ty) -> TokenStream {
+        let rt = &self.rt;
+        match ty {
+            Ty::String => quote!(::std::string::String),
+            Ty::Bool => quote!(bool),
+            Ty::Int => quote!(i64),
+            Ty::Float => quote!(f64),
+            Ty::Json => quote!(#rt::serde_json::Value),
+            Ty::JsonObject | Ty::Property => quote!(#rt::JsonObject),
+            Ty::Option(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::option::Option<#inner>)
+            }
+            Ty::Vec(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::vec::Vec<#inner>)
+            }
+            Ty::Map(inner) => {
+                let inner = self.ty(inner);
+                quote!(#rt::IndexMap<::std::string::String, #inner>)
+            }
+            Ty::Pair(a, b) => {
+                let (a, b) = (self.ty(a), self.ty(b));
+                quote!((#a, #b))
+            }
+            Ty::Component(name) | Ty::Family(name) => {
+                let name = ident(name);
+                quote!(#rt::RefOr<#name>)
+            }
+            Ty::Struct(name) | Ty::Enum(name) | Ty::Union(name) => {
+                let name = ident(name);
+                quote!(#name)
+            }
+            Ty::Sensitive(inner) => {
+                let inner = self.ty(inner);
+                quote!(#rt::Sensitive<#inner>)
+            }
+            Ty::ReferencedComponents => quote!(#rt::IndexMap<::std::string::String, Component>),
+        }
+    }
+
+    /// A Rust expression for a JSON default value of type `ty`.
+    fn default_expr(&self, ty: &Ty, value: &Value, owner: &str) -> Result<TokenStream, Error> {
+        let bad = || Error::Unsupported {
+            file: "(model)".into(),
+            pointer: format!("/$defs/{owner}"),
+            message: format!("no rule for the default value {value} of a field of type {ty:?}"),
+        };
+        Ok(match (ty, value) {
+            (Ty::Option(_), Value::Null) => quote!(::std::option::Option::None),
+            (Ty::Option(inner), v) => {
+                let inner = self.default_expr(inner, v, owner)?;
+                quote!(::std::option::Option::Some(#inner))
+            }
+            (Ty::Sensitive(inner), v) => {
+                let rt = &self.rt;
+                let inner = self.default_expr(inner, v, owner)?;
+                quote!(#rt::Sensitive::Value(#inner))
+            }
+            (Ty::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
+            (Ty::Bool, Value::Bool(b)) => quote!(#b),
+            (Ty::Int, Value::Number(n)) if n.is_i64() => {
+                let n = Literal::i64_suffixed(n.as_i64().ok_or_else(bad)?);
+                quote!(#n)
+            }
+            (Ty::Float, Value::Number(n)) => {
+                let n = Literal::f64_suffixed(n.as_f64().ok_or_else(bad)?);
+                quote!(#n)
+            }
+            (Ty::Enum(name), Value::String(s)) => {
+                let e = &self.model.enums[name];
+                let (_, variant) = e.variants.iter().find(|(v, _)| v == s).ok_or_else(bad)?;
+                let (name, variant) = (ident(name), ident(variant));
+                quote!(#name::#variant)
+            }
+            (Ty::Union(name), v) => {
+                let u = &self.model.unions[name];
+                let json = match v {
+                    Value::String(_) => "string",
+                    Value::Bool(_) => "boolean",
+                    Value::Array(_) => "array",
+                    Value::Object(_) => "object",
+                    _ => return Err(bad()),
+                };
+                let (variant, vty) = u
+                    .variants
+                    .iter()
+                    .find(|(_, t)| crate::read::json_type(t) == json)
+                    .ok_or_else(bad)?;
+                let inner = self.default_expr(vty, v, owner)?;
+                let (name, variant) = (ident(name), ident(variant));
+                quote!(#name::#variant(#inner))
+            }
+            (Ty::Struct(name), Value::Object(map)) => {
+                let s = &self.model.structs[name];
+                let mut inits = Vec::new();
+                for f in &s.fields {
+                    let fname = ident(&f.rust_name);
+                    let expr = match map.get(&f.json_name) {
+                        Some(v) => self.default_expr(&f.ty, v, name)?,
+                        None => self.missing_expr(f, name)?.ok_or_else(bad)?,
+                    };
+                    inits.push(quote!(#fname: #expr));
+                }
+                let extra = s
+                    .open
+                    .then(|| quote!(extra: ::core::default::Default::default(),));
+                let name = ident(name);
+                quote!(#name { #(#inits,)* #extra })
+            }
+            (Ty::Vec(_) | Ty::Map(_) | Ty::JsonObject | Ty::ReferencedComponents, v)
+                if v.as_array().is_some_and(Vec::is_empty)
+                    || v.as_object().is_some_and(|m| m.is_empty()) =>
+            {
+                quote!(::core::default::Default::default())
+            }
+            (Ty::Json, Value::Null) => {
+                let rt = &self.rt;
+                quote!(#rt::serde_json::Value::Null)
+            }
+            (Ty::Json, Value::Object(map)) if map.is_empty() => {
+                let rt = &self.rt;
+                quote!(#rt::serde_json::Value::Object(::core::default::Default::default()))
+            }
+            _ => return Err(bad()),
+        })
+    }
+
+    /// The value of a missing field, or `None` when it is required.
+    fn missing_expr(&self, f: &Field, owner: &str) -> Result<Option<TokenStream>, Error> {
+        Ok(match &f.missing {
+            Missing::Required => None,
+            Missing::Default(v) => Some(self.default_expr(&f.ty, v, owner)?),
+            Missing::Empty => Some(quote!(::core::default::Default::default())),
+            Missing::FreshId => {
+                let rt = &self.rt;
+                Some(quote!(#rt::codec::fresh_id()))
+            }
+        })
+    }
+
+    fn string_enum(&self, e: &StrEnum) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&e.name);
+        let docs = doc(e.doc.as_deref());
+        let variants: Vec<Ident> = e.variants.iter().map(|(_, v)| ident(v)).collect();
+        let values: Vec<&str> = e.variants.iter().map(|(s, _)| s.as_str()).collect();
+        let variant_docs = values.iter().map(|v| format!(" `{v}`"));
+        let name_str = &e.name;
+        let ord = e.is_version.then(|| quote!(PartialOrd, Ord,));
+        quote! {
+            #docs
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, #ord)]
+            pub enum #name { #( #[doc = #variant_docs] #variants, )* }
+            impl #name {
+                /// Every value, in schema order.
+                pub const ALL: &'static [#name] = &[ #( #name::#variants ),* ];
+                /// The JSON string of this value.
+                pub fn as_str(self) -> &'static str { match self { #( #name::#variants => #values, )* } }
+                /// The value for a JSON string.
+                pub fn from_str_value(value: &str) -> ::std::option::Option<Self> {
+                    match value { #( #values => ::std::option::Option::Some(#name::#variants), )* _ => ::std::option::Option::None }
+                }
+            }
+            impl ::std::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result { f.write_str(self.as_str()) }
+            }
+            impl #rt::codec::Decode for #name {
+                fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    cx.decode_enum(node, path, #name_str, &[ #( #values ),* ], Self::from_str_value)
+                }
+            }
+            impl #rt::codec::Encode for #name {
+                fn encode(&self, sink: &mut dyn #rt::Sink, _cx: &#rt::codec::Encoder) { sink.str(self.as_str()) }
+            }
+        }
+    }
+
+    /// Field declarations, the decoding match arms, the construction and the encoding.
+    fn fields(&self, owner: &str, fields: &[Field]) -> Result<FieldCode, Error> {
+        let rt = &self.rt;
+        let mut code = FieldCode::default();
+        for f in fields {
+            let json = f.json_name.as_str();
+            if let Some(constant) = &f.constant {
+                code.arms.push(
+                    quote! { #json => cx.constant(entry.value, #constant, &path.key(#json)), },
+                );
+                let write = quote! { sink.key(#json); sink.str(#constant); };
+                code.encode.push(if f.since > self.model.versions[0] {
+                    let since = version_tokens(rt, f.since);
+                    quote! { if cx.writes(#since) { #write } }
+                } else {
+                    write
+                });
+                code.known.push(json.to_owned());
+                continue;
+            }
+            let name = ident(&f.rust_name);
+            let slot = format_ident!("slot_{}", f.rust_name);
+            let ty = self.ty(&f.ty);
+            let docs = doc(f.doc.as_deref());
+            code.decls.push(quote! { #docs pub #name: #ty, });
+            code.slots
+                .push(quote! { let mut #slot: #rt::codec::Slot<#ty> = #rt::codec::Slot::Absent; });
+            let decode = match f.minimum {
+                _ if f.ty == Ty::ReferencedComponents => {
+                    quote! { cx.referenced(&mut #slot, entry.value, &path.key(#json)) }
+                }
+                Some((min, inclusive)) => {
+                    quote! { cx.field_min(&mut #slot, entry.value, &path.key(#json), #min, #inclusive) }
+                }
+                None => quote! { cx.field(&mut #slot, entry.value, &path.key(#json)) },
+            };
+            code.arms.push(quote! { #json => #decode, });
+            code.known.push(json.to_owned());
+            let value = match self.missing_expr(f, owner)? {
+                None => quote! { cx.required(#slot, #json, #owner, offset, path) },
+                Some(expr) => quote! { #slot.or_else(|| #expr) },
+            };
+            code.finish.push(quote! { let #name = #value; });
+            code.names.push(name.clone());
+            let since = version_tokens(rt, f.since);
+            let write =
+                quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); };
+            code.encode.push(if f.skip_null {
+                quote! { if let ::std::option::Option::Some(value) = &self.#name { sink.key(#json); #rt::codec::Encode::encode(value, sink, cx); } }
+            } else if matches!(f.ty, Ty::ReferencedComponents) {
+                quote! { if !self.#name.is_empty() { #write } }
+            } else {
+                match self.missing_expr(f, owner)? {
+                    Some(default) if f.since > self.model.versions[0] => {
+                        quote! { if cx.writes(#since) || { let default: #ty = #default; self.#name != default } { #write } }
+                    }
+                    _ => write,
+                }
+            });
+        }
+        Ok(code)
+    }
+
+    fn value_struct(&self, s: &Struct) -> Result<TokenStream, Error> {
+        let rt = &self.rt;
+        let name = ident(&s.name);
+        let name_str = &s.name;
+        let docs = doc(s.doc.as_deref());
+        let FieldCode {
+            decls,
+            slots,
+            arms,
+            finish,
+            names,
+            encode,
+            known,
+        } = self.fields(&s.name, &s.fields)?;
+        let (extra_decl, extra_arm, extra_init, extra_encode) = if s.open {
+            (
+                quote! { /// Keys the schema does not name, kept in order and written back.
+                pub extra: #rt::JsonObject, },
+                quote! { _ => { extra.insert(entry.key, #rt::value::node_to_value(entry.value)); } },
+                quote! { extra, },
+                quote! { for (key, value) in &self.extra { sink.key(key); #rt::value::write_value(value, sink); } },
+            )
+        } else {
+            let arm =
+                quote! { _ => cx.unknown_field(&entry, #name_str, &[ #( #known ),* ], path), };
+            (
+                TokenStream::new(),
+                arm,
+                TokenStream::new(),
+                TokenStream::new(),
+            )
+        };
+        let extra_let = s
+            .open
+            .then(|| quote! { let mut extra = #rt::JsonObject::new(); });
+        let offset_name = if s.fields.iter().any(|f| f.missing == Missing::Required) {
+            format_ident!("offset")
+        } else {
+            format_ident!("_offset")
+        };
+        let default_impl = if s.fields.iter().all(|f| f.missing != Missing::Required) {
+            let mut inits = Vec::new();
+            for f in &s.fields {
+                let fname = ident(&f.rust_name);
+                let expr = self.missing_expr(f, &s.name)?;
+                inits.push(quote!(#fname: #expr));
+            }
+            let extra = s
+                .open
+                .then(|| quote!(extra: ::core::default::Default::default(),));
+            quote! {
+                impl ::core::default::Default for #name {
+                    /// Every field at its schema default.
+                    fn default() -> Self { #name { #( #inits, )* #extra } }
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
+        Ok(quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #name { #( #decls )* #extra_decl }
+            #default_impl
+            impl #rt::codec::Decode for #name {
+                fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    let (entries, #offset_name) = cx.object(node, path, #name_str)?;
+                    #( #slots )*
+                    #extra_let
+                    for entry in entries {
+                        match entry.key.as_str() { #( #arms )* #extra_arm }
+                    }
+                    #( #finish )*
+                    ::std::option::Option::Some(#name { #( #names: #names?, )* #extra_init })
+                }
+            }
+            impl #rt::codec::Encode for #name {
+                fn encode(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    sink.begin_object();
+                    #( #encode )*
+                    #extra_encode
+                    sink.end_object();
+                }
+            }
+        })
+    }
+
+    fn union(&self, u: &Union) -> TokenStream {
+        let rt = &self.rt;
+        let name = ident(&u.name);
+        let name_str = &u.name;
+        let docs = match &u.doc {
+            Some(d) => doc(Some(d)),
+            None => {
+                let line = format!(
+                    " One of: {}.",
+                    u.variants
+                        .iter()
+                        .map(|(v, t)| format!("{v} (JSON {})", crate::read::json_type(t)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                quote!(#[doc = #line])
+            }
+        };
+        let variants: Vec<Ident> = u.variants.iter().map(|(v, _)| ident(v)).collect();
+        let tys: Vec<TokenStream> = u.variants.iter().map(|(_, t)| self.ty(t)).collect();
+        let json: Vec<&str> = u
+            .variants
+            .iter()
+            .map(|(_, t)| crate::read::json_type(t))
+            .collect();
+        let vdocs = json.iter().map(|j| format!(" A JSON {j}."));
+        let arms = variants.iter().zip(&json).map(|(v, j)| {
+            let test = match *j {
+                "string" => quote!(#rt::tree::Value::Str(_)),
+                "boolean" => quote!(#rt::tree::Value::Bool(_)),
+                "integer" => quote!(#rt::tree::Value::Int(_) | #rt::tree::Value::UInt(_)),
+                "number" => quote!(#rt::tree::Value::Int(_) | #rt::tree::Value::UInt(_) | #rt::tree::Value::Float(_)),
+                "array" => quote!(#rt::tree::Value::Array(_)),
+                _ => quote!(#rt::tree::Value::Object(_)),
+            };
+            quote! { #test => #rt::codec::Decode::decode(node, cx, path).map(#name::#v), }
+        });
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name { #( #[doc = #vdocs] #variants(#tys), )* }
+            impl #rt::codec::Decode for #name {
+                fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    match &node.value {
+                        #( #arms )*
+                        other => {
+                            let found = other.type_name();
+                            cx.error("invalid-type", ::std::format!("{} must be one of: {}; found {found}", #name_str, [ #( #json ),* ].join(", ")), path, node.offset);
+                            ::std::option::Option::None
+                        }
+                    }
+                }
+            }
+            impl #rt::codec::Encode for #name {
+                fn encode(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    match self { #( #name::#variants(value) => #rt::codec::Encode::encode(value, sink, cx), )* }
+                }
+            }
+        }
+    }
+
+    fn component(&self, c: &Component) -> Result<TokenStream, Error> {
+        let rt = &self.rt;
+        let name = ident(&c.name);
+        let name_str = &c.name;
+        let docs = doc(c.doc.as_deref());
+        let FieldCode {
+            decls,
+            slots,
+            arms,
+            finish,
+            names,
+            encode,
+            known,
+        } = self.fields(&c.name, &c.fields)?;
+        let since = version_tokens(rt, c.since);
+        let has_id = c.fields.iter().any(|f| f.json_name == "id");
+        let has_name = c.fields.iter().any(|f| f.json_name == "name");
+        let id = if has_id { quote!(&self.id) } else { quote!("") };
+        let display_name = if has_name {
+            quote!(&self.name)
+        } else {
+            quote!("")
+        };
+        Ok(quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #name { #( #decls )* }
+            impl #name {
+                /// The `component_type` of this component.
+                pub const COMPONENT_TYPE: &'static str = #name_str;
+                /// The first Agent Spec version that has this component.
+                pub const SINCE: #rt::Version = #since;
+                /// The JSON keys this component reads, in write order.
+                pub const FIELDS: &'static [&'static str] = &[ #( #known ),* ];
+                /// Reads the body of an object whose `component_type` was already checked.
+                pub fn decode_body(entries: ::std::vec::Vec<#rt::tree::Entry>, offset: u32, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    #( #slots )*
+                    for entry in entries {
+                        match entry.key.as_str() {
+                            "component_type" => {}
+                            #( #arms )*
+                            "agentspec_version" => cx.nested_version(entry, path),
+                            _ => cx.unknown_field(&entry, #name_str, Self::FIELDS, path),
+                        }
+                    }
+                    #( #finish )*
+                    let component = #name { #( #names: #names?, )* };
+                    cx.define(#rt::codec::Component::id(&component), offset, path);
+                    ::std::option::Option::Some(component)
+                }
+                /// Writes the keys of this component (without the enclosing braces).
+                pub fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    sink.key("component_type");
+                    sink.str(#name_str);
+                    #( #encode )*
+                }
+            }
+            impl #rt::codec::Component for #name {
+                fn component_type(&self) -> &'static str { #name_str }
+                fn id(&self) -> &str { #id }
+                fn name(&self) -> &str { #display_name }
+            }
+            impl #rt::codec::Decode for #name {
+                fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    cx.decode_tagged(node, path, #name_str, &[#name_str], |_, entries, offset, cx, path| #name::decode_body(entries, offset, cx, path))
+                }
+            }
+            impl #rt::codec::Encode for #name {
+                fn encode(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    sink.begin_object();
+                    self.encode_body(sink, cx);
+                    sink.end_object();
+                }
+            }
+        })
+    }
+
+    fn family_enum(&self, name: &str, doc_text: Option<&str>, members: &[String]) -> TokenStream {
+        let rt = &self.rt;
+        let ename = ident(name);
+        let docs = doc(doc_text);
+        let variants: Vec<Ident> = members.iter().map(|m| ident(m)).collect();
+        let member_strs: Vec<&str> = members.iter().map(String::as_str).collect();
+        let vdocs = members.iter().map(|m| format!(" A `{m}`."));
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #ename { #( #[doc = #vdocs] #variants(::std::boxed::Box<#variants>), )* }
+            impl #ename {
+                /// The `component_type` values this family admits.
+                pub const MEMBERS: &'static [&'static str] = &[ #( #member_strs ),* ];
+                /// Reads the body of an object whose `component_type` is `tag`.
+                pub fn decode_body(tag: &str, entries: ::std::vec::Vec<#rt::tree::Entry>, offset: u32, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    match tag {
+                        #( #member_strs => #variants::decode_body(entries, offset, cx, path).map(|c| #ename::#variants(::std::boxed::Box::new(c))), )*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+                /// Writes the keys of this component (without the enclosing braces).
+                pub fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    match self { #( #ename::#variants(c) => c.encode_body(sink, cx), )* }
+                }
+            }
+            impl #rt::codec::Component for #ename {
+                fn component_type(&self) -> &'static str { match self { #( #ename::#variants(c) => c.component_type(), )* } }
+                fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::Component::id(&**c), )* } }
+                fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::Component::name(&**c), )* } }
+            }
+            #(
+                impl ::std::convert::From<#variants> for #ename {
+                    fn from(component: #variants) -> Self { #ename::#variants(::std::boxed::Box::new(component)) }
+                }
+            )*
+            impl #rt::codec::Decode for #ename {
+                fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    cx.decode_tagged(node, path, stringify!(#ename), Self::MEMBERS, |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
+                }
+            }
+            impl #rt::codec::Encode for #ename {
+                fn encode(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    sink.begin_object();
+                    self.encode_body(sink, cx);
+                    sink.end_object();
+                }
+            }
+        }
+    }
+
+    fn family(&self, f: &Family) -> TokenStream {
+        self.family_enum(&f.name, f.doc.as_deref(), &f.members)
+    }
+
+    /// `Component` (every concrete component: document roots and `$referenced_components`
+    /// entries) and the version list.
+    fn component_set(&self) -> TokenStream {
+        let rt = &self.rt;
+        let members: Vec<String> = self.model.components.keys().cloned().collect();
+        let all = self.family_enum("Component", Some("Any concrete component: the root of a document, or an entry of `$referenced_components`."), &members);
+        let versions = self.model.versions.iter().map(|v| version_tokens(rt, *v));
+        quote! {
+            #all
+            impl #rt::codec::ComponentSet for Component {
+                const VERSIONS: &'static [#rt::Version] = &[ #( #versions ),* ];
+                const TYPES: &'static [&'static str] = Component::MEMBERS;
+                fn decode_body(tag: &str, entries: ::std::vec::Vec<#rt::tree::Entry>, offset: u32, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
+                    Component::decode_body(tag, entries, offset, cx, path)
+                }
+                fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) { Component::encode_body(self, sink, cx) }
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct FieldCode {
+    decls: Vec<TokenStream>,
+    slots: Vec<TokenStream>,
+    arms: Vec<TokenStream>,
+    finish: Vec<TokenStream>,
+    names: Vec<Ident>,
+    encode: Vec<TokenStream>,
+    known: Vec<String>,
+}

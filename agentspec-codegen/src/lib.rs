@@ -1,0 +1,163 @@
+//! Generates idiomatic Rust types from the published Agent Spec JSON Schemas.
+//!
+//! The library turns one or more schema files into a [`TokenStream`]:
+//!
+//! ```no_run
+//! use agentspec_codegen::{Generator, Settings};
+//!
+//! let settings = Settings::new().schema_file("schema/agentspec_json_spec_26_1_2.json");
+//! let tokens = Generator::new(settings).generate()?;
+//! let code = agentspec_codegen::format(&tokens)?;
+//! # Ok::<(), agentspec_codegen::Error>(())
+//! ```
+//!
+//! The types come from the newest file; the other files say from which version each
+//! component and field exists. Front-ends: [`build::generate_to_out_dir`] for build
+//! scripts and the `agentspec-codegen` binary.
+#![deny(missing_docs)]
+
+pub mod build;
+mod declared;
+mod emit;
+mod error;
+pub mod model;
+mod names;
+mod read;
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub use error::Error;
+
+/// The schema files of the published releases, embedded: `(file name, contents)`.
+pub const BUNDLED_SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// What to generate from.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    schemas: Vec<(String, SchemaSource)>,
+    runtime: TokenStream,
+}
+
+#[derive(Debug, Clone)]
+enum SchemaSource {
+    Path(PathBuf),
+    Text(String),
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::new()
+    }
+}
+
+impl Settings {
+    /// No schema yet; the runtime crate is `::agentspec_types`.
+    pub fn new() -> Self {
+        Settings {
+            schemas: Vec::new(),
+            runtime: quote!(::agentspec_types),
+        }
+    }
+
+    /// Adds a schema file read from disk when generating.
+    pub fn schema_file(mut self, path: impl AsRef<Path>) -> Self {
+        let path = path.as_ref().to_path_buf();
+        self.schemas
+            .push((path.display().to_string(), SchemaSource::Path(path)));
+        self
+    }
+
+    /// Adds a schema given as text; `name` is used in error messages.
+    pub fn schema_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.schemas
+            .push((name.into(), SchemaSource::Text(text.into())));
+        self
+    }
+
+    /// Adds every bundled published schema file.
+    pub fn bundled_schemas(mut self) -> Self {
+        for (name, text) in BUNDLED_SCHEMAS {
+            self = self.schema_text(*name, *text);
+        }
+        self
+    }
+
+    /// The path by which generated code names the runtime crate (default
+    /// `::agentspec_types`; `crate` when generating into the runtime crate itself).
+    pub fn runtime_path(mut self, path: TokenStream) -> Self {
+        self.runtime = path;
+        self
+    }
+
+    /// The files on disk this generation reads (for `rerun-if-changed`).
+    pub fn schema_paths(&self) -> impl Iterator<Item = &Path> {
+        self.schemas.iter().filter_map(|(_, s)| match s {
+            SchemaSource::Path(p) => Some(p.as_path()),
+            SchemaSource::Text(_) => None,
+        })
+    }
+}
+
+/// Turns schema files into Rust tokens.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    settings: Settings,
+}
+
+impl Generator {
+    /// A generator for these settings.
+    pub fn new(settings: Settings) -> Self {
+        Generator { settings }
+    }
+
+    /// Reads the schema files into the intermediate [`model::Model`].
+    pub fn model(&self) -> Result<model::Model, Error> {
+        let mut files: Vec<read::SchemaFile> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for (name, source) in &self.settings.schemas {
+            let text = match source {
+                SchemaSource::Path(p) => {
+                    std::fs::read_to_string(p).map_err(|source| Error::Io {
+                        path: p.clone(),
+                        source,
+                    })?
+                }
+                SchemaSource::Text(t) => t.clone(),
+            };
+            // Identical files (26_1_2 and 26_2_0 are the same bytes) count once.
+            if seen.contains(&text) {
+                continue;
+            }
+            files.push(read::SchemaFile::parse(name, &text)?);
+            seen.push(text);
+        }
+        if files.is_empty() {
+            return Err(Error::NoSchema);
+        }
+        read::read(&files)
+    }
+
+    /// Generates the types. The output is deterministic: the same schema bytes give the
+    /// same tokens, whatever the order of the files.
+    pub fn generate(&self) -> Result<TokenStream, Error> {
+        let model = self.model()?;
+        emit::Emitter {
+            model: &model,
+            rt: self.settings.runtime.clone(),
+        }
+        .emit()
+    }
+}
+
+/// Formats generated tokens as Rust source with an `@generated` header.
+pub fn format(tokens: &TokenStream) -> Result<String, Error> {
+    let file: syn::File = syn::parse2(tokens.clone()).map_err(|e| Error::Format(e.to_string()))?;
+    let body = prettyplease::unparse(&file);
+    Ok(format!(
+        "// @generated by agentspec-codegen {} from the published Agent Spec JSON Schemas. Do not edit.\n\n{body}",
+        env!("CARGO_PKG_VERSION")
+    ))
+}

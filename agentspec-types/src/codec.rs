@@ -1,0 +1,564 @@
+//! The decoding and encoding machinery the generated types are built on.
+//!
+//! Decoding reads the source [`tree`](crate::tree) and reports every problem it meets
+//! into a [`Decoder`], with a stable code, the JSON pointer and the source offset; it goes
+//! on after a problem, so one run reports all of them. Encoding streams a value into a
+//! [`Sink`], writing each field that exists at the document's version.
+
+use crate::diagnostic::{Diagnostic, push_pointer_token};
+use crate::sink::Sink;
+use crate::tree::{Entry, Node, Value};
+use crate::version::Version;
+
+/// Where a value stands in the document, as a chain of keys and indices; turned into a
+/// JSON pointer only when a diagnostic needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    segment: Segment<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Segment<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    /// The document root.
+    pub const ROOT: Path<'static> = Path {
+        parent: None,
+        segment: Segment::Root,
+    };
+
+    /// The entry `key` of the object at this path.
+    pub fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            segment: Segment::Key(key),
+        }
+    }
+
+    /// The item `index` of the array at this path.
+    pub fn index(&'a self, index: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            segment: Segment::Index(index),
+        }
+    }
+
+    /// The JSON pointer of this path (`""` for the root).
+    pub fn pointer(&self) -> String {
+        let mut segments = Vec::new();
+        let mut current = Some(self);
+        while let Some(path) = current {
+            segments.push(path.segment);
+            current = path.parent;
+        }
+        let mut out = String::new();
+        for segment in segments.iter().rev() {
+            match segment {
+                Segment::Root => {}
+                Segment::Key(key) => push_pointer_token(&mut out, key),
+                Segment::Index(i) => push_pointer_token(&mut out, &i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// A field while its object is being read.
+#[derive(Debug)]
+pub enum Slot<T> {
+    /// The key was not in the object.
+    Absent,
+    /// The key was there but its value was wrong (already reported).
+    Failed,
+    /// The decoded value.
+    Present(T),
+}
+
+impl<T> Slot<T> {
+    /// The value, or `default()` when the key was absent; `None` when it failed.
+    pub fn or_else(self, default: impl FnOnce() -> T) -> Option<T> {
+        match self {
+            Slot::Absent => Some(default()),
+            Slot::Failed => None,
+            Slot::Present(v) => Some(v),
+        }
+    }
+}
+
+/// Reads a value of the source tree.
+pub trait Decode: Sized {
+    /// Decodes `node`, reporting problems into `cx`; `None` when the value is unusable
+    /// (at least one error was reported).
+    fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self>;
+}
+
+/// Writes a value into a [`Sink`].
+pub trait Encode {
+    /// Streams `self` into `sink`.
+    fn encode(&self, sink: &mut dyn Sink, cx: &Encoder);
+}
+
+/// What every component has, whatever its type.
+pub trait Component {
+    /// Its `component_type`.
+    fn component_type(&self) -> &'static str;
+    /// Its id (`""` for the rare type without one).
+    fn id(&self) -> &str;
+    /// Its name (`""` for the rare type without one).
+    fn name(&self) -> &str;
+}
+
+/// The set of every concrete component type of one generated type set: the document root.
+pub trait ComponentSet: Component + Sized {
+    /// Every Agent Spec version the schema files list, in order.
+    const VERSIONS: &'static [Version];
+    /// Every `component_type` of the set.
+    const TYPES: &'static [&'static str];
+    /// Reads the body of an object whose `component_type` is `tag` (`None` with no
+    /// diagnostic when `tag` is not a member).
+    fn decode_body(
+        tag: &str,
+        entries: Vec<Entry>,
+        offset: u32,
+        cx: &mut Decoder,
+        path: &Path<'_>,
+    ) -> Option<Self>;
+    /// Writes the keys of the component, without the enclosing braces.
+    fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
+}
+
+/// A fresh unique component id (a random UUID), for components that have none.
+pub fn fresh_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// A `{"$component_ref": id}` seen while decoding.
+#[derive(Debug, Clone)]
+pub(crate) struct SeenRef {
+    pub id: String,
+    pub pointer: String,
+    pub offset: u32,
+}
+
+/// Collects diagnostics, component ids and references while a document is decoded.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) defined: Vec<String>,
+    pub(crate) references: Vec<SeenRef>,
+    /// Known `component_type`s of every family (for messages).
+    pub(crate) all_types: &'static [&'static str],
+}
+
+impl Decoder {
+    /// A decoder that knows the `component_type`s of its type set.
+    pub fn new(all_types: &'static [&'static str]) -> Self {
+        Decoder {
+            all_types,
+            ..Decoder::default()
+        }
+    }
+
+    /// Reports an error at `offset`.
+    pub fn error(
+        &mut self,
+        code: &'static str,
+        message: impl Into<String>,
+        path: &Path<'_>,
+        offset: u32,
+    ) {
+        self.diagnostics.push(Diagnostic::error(
+            code,
+            message,
+            path.pointer(),
+            Some(offset as usize),
+        ));
+    }
+
+    /// Reports a warning at `offset`.
+    pub fn warning(
+        &mut self,
+        code: &'static str,
+        message: impl Into<String>,
+        path: &Path<'_>,
+        offset: u32,
+    ) {
+        self.diagnostics.push(Diagnostic::warning(
+            code,
+            message,
+            path.pointer(),
+            Some(offset as usize),
+        ));
+    }
+
+    /// Whether an error was reported.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Reports a value of the wrong JSON type.
+    pub fn wrong_type(&mut self, expected: &str, node: &Node, path: &Path<'_>) {
+        let found = node.value.type_name();
+        self.error(
+            "invalid-type",
+            format!("expected {expected}, found {found}"),
+            path,
+            node.offset,
+        );
+    }
+
+    /// The entries of an object, or an `invalid-type` error naming `what`.
+    pub fn object(&mut self, node: Node, path: &Path<'_>, what: &str) -> Option<(Vec<Entry>, u32)> {
+        match node.value {
+            Value::Object(entries) => Some((entries, node.offset)),
+            _ => {
+                self.wrong_type(&format!("an object ({what})"), &node, path);
+                None
+            }
+        }
+    }
+
+    /// Decodes the value of one field into its slot.
+    pub fn field<T: Decode>(&mut self, slot: &mut Slot<T>, node: Node, path: &Path<'_>) {
+        *slot = match T::decode(node, self, path) {
+            Some(v) => Slot::Present(v),
+            None => Slot::Failed,
+        };
+    }
+
+    /// Decodes a numeric field and checks the schema's lower bound.
+    pub fn field_min<T: Decode + AsNumber>(
+        &mut self,
+        slot: &mut Slot<T>,
+        node: Node,
+        path: &Path<'_>,
+        minimum: f64,
+        inclusive: bool,
+    ) {
+        let offset = node.offset;
+        self.field(slot, node, path);
+        if let Slot::Present(v) = slot
+            && let Some(n) = v.as_number()
+            && (n < minimum || (!inclusive && n == minimum))
+        {
+            let rule = if inclusive {
+                "at least"
+            } else {
+                "greater than"
+            };
+            self.error(
+                "out-of-range",
+                format!("must be {rule} {minimum}, found {n}"),
+                path,
+                offset,
+            );
+            *slot = Slot::Failed;
+        }
+    }
+
+    /// The value of a required field, or a `missing-field` error.
+    pub fn required<T>(
+        &mut self,
+        slot: Slot<T>,
+        field: &str,
+        owner: &str,
+        offset: u32,
+        path: &Path<'_>,
+    ) -> Option<T> {
+        match slot {
+            Slot::Present(v) => Some(v),
+            Slot::Failed => None,
+            Slot::Absent => {
+                self.error(
+                    "missing-field",
+                    format!("{owner} requires the field `{field}`"),
+                    path,
+                    offset,
+                );
+                None
+            }
+        }
+    }
+
+    /// Checks a field whose value the schema fixes (`const`).
+    pub fn constant(&mut self, node: Node, expected: &str, path: &Path<'_>) {
+        match &node.value {
+            Value::Str(s) if s == expected => {}
+            Value::Str(s) => self.error(
+                "invalid-value",
+                format!("must be \"{expected}\", found \"{s}\""),
+                path,
+                node.offset,
+            ),
+            _ => self.wrong_type(&format!("the string \"{expected}\""), &node, path),
+        }
+    }
+
+    /// Reports a key that the component or value does not have.
+    pub fn unknown_field(&mut self, entry: &Entry, owner: &str, known: &[&str], path: &Path<'_>) {
+        let hint = closest(&entry.key, known.iter().copied())
+            .map(|k| format!("; did you mean `{k}`?"))
+            .unwrap_or_default();
+        let message = format!("{owner} has no field `{}`{hint}", entry.key);
+        self.error(
+            "unknown-field",
+            message,
+            &path.key(&entry.key),
+            entry.key_offset,
+        );
+    }
+
+    /// An `agentspec_version` inside a nested component: checked, then ignored with a
+    /// warning (only the root's version counts).
+    pub fn nested_version(&mut self, entry: Entry, path: &Path<'_>) {
+        let path = path.key("agentspec_version");
+        match &entry.value.value {
+            Value::Str(s) if Version::parse(s).is_some() => self.warning(
+                "nested-version",
+                "`agentspec_version` only counts at the document root; this one is ignored",
+                &path,
+                entry.key_offset,
+            ),
+            Value::Str(s) => self.error(
+                "invalid-version",
+                format!("`{s}` is not a version (expected MAJOR.MINOR.PATCH)"),
+                &path,
+                entry.value.offset,
+            ),
+            _ => self.wrong_type("a version string", &entry.value, &path),
+        }
+    }
+
+    /// Decodes a `$referenced_components` map; its keys define component ids.
+    pub fn referenced<T: Decode>(&mut self, slot: &mut Slot<T>, node: Node, path: &Path<'_>) {
+        if let Value::Object(entries) = &node.value {
+            self.defined.extend(entries.iter().map(|e| e.key.clone()));
+        }
+        self.field(slot, node, path);
+    }
+
+    /// Records a component id seen while decoding.
+    pub fn define(&mut self, id: &str, _offset: u32, _path: &Path<'_>) {
+        if !id.is_empty() {
+            self.defined.push(id.to_owned());
+        }
+    }
+
+    /// Reads a string enum.
+    pub fn decode_enum<T>(
+        &mut self,
+        node: Node,
+        path: &Path<'_>,
+        what: &str,
+        values: &[&str],
+        parse: fn(&str) -> Option<T>,
+    ) -> Option<T> {
+        match &node.value {
+            Value::Str(s) => match parse(s) {
+                Some(v) => Some(v),
+                None => {
+                    let hint = closest(s, values.iter().copied())
+                        .map(|k| format!("; did you mean \"{k}\"?"))
+                        .unwrap_or_default();
+                    let list = values
+                        .iter()
+                        .map(|v| format!("\"{v}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    self.error(
+                        "invalid-value",
+                        format!("\"{s}\" is not a valid {what} (expected one of {list}){hint}"),
+                        path,
+                        node.offset,
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(&format!("a string ({what})"), &node, path);
+                None
+            }
+        }
+    }
+
+    /// Reads a component object of one family: checks `component_type` against the
+    /// family's `members`, then decodes the body with `body`.
+    pub fn decode_tagged<T>(
+        &mut self,
+        node: Node,
+        path: &Path<'_>,
+        family: &str,
+        members: &[&str],
+        body: impl FnOnce(&str, Vec<Entry>, u32, &mut Decoder, &Path<'_>) -> Option<T>,
+    ) -> Option<T> {
+        let (entries, offset) = self.object(node, path, family)?;
+        let tag = match entries.iter().find(|e| e.key == "component_type") {
+            None => {
+                let message = if entries.iter().any(|e| e.key == "$referenced_components") {
+                    format!(
+                        "a {family} needs a `component_type`; an object with only `$referenced_components` is a components file, not a component"
+                    )
+                } else {
+                    format!("a {family} needs a `component_type`")
+                };
+                self.error("missing-component-type", message, path, offset);
+                return None;
+            }
+            Some(entry) => match &entry.value.value {
+                Value::Str(s) => (s.clone(), entry.value.offset),
+                _ => {
+                    let (value, path) = (entry.value.clone(), path.key("component_type"));
+                    self.wrong_type("a string (component_type)", &value, &path);
+                    return None;
+                }
+            },
+        };
+        let (tag, tag_offset) = tag;
+        if !members.contains(&tag.as_str()) {
+            self.report_unknown_type(&tag, tag_offset, &entries, family, members, path);
+            return None;
+        }
+        body(&tag, entries, offset, self, path)
+    }
+
+    fn report_unknown_type(
+        &mut self,
+        tag: &str,
+        offset: u32,
+        entries: &[Entry],
+        family: &str,
+        members: &[&str],
+        path: &Path<'_>,
+    ) {
+        let path = path.key("component_type");
+        let list = members.join(", ");
+        if let Some(plugin) = entries.iter().find(|e| e.key == "component_plugin_name") {
+            let name = match &plugin.value.value {
+                Value::Str(s) => s.as_str(),
+                _ => "?",
+            };
+            let message = format!(
+                "`{tag}` is a plugin component (plugin `{name}`) and no plugin registers it; a {family} is one of: {list}"
+            );
+            self.error("plugin-not-registered", message, &path, offset);
+        } else if self.all_types.contains(&tag) {
+            self.error(
+                "wrong-component-family",
+                format!(
+                    "a `{tag}` cannot stand where a {family} is expected; expected one of: {list}"
+                ),
+                &path,
+                offset,
+            );
+        } else {
+            let hint = closest(
+                tag,
+                members
+                    .iter()
+                    .copied()
+                    .chain(self.all_types.iter().copied()),
+            )
+            .map(|k| format!("did you mean `{k}`? "))
+            .unwrap_or_default();
+            let message =
+                format!("unknown component_type `{tag}`; {hint}a {family} is one of: {list}");
+            self.error("unknown-component-type", message, &path, offset);
+        }
+    }
+}
+
+/// Numbers whose schema bounds are checked on load.
+pub trait AsNumber {
+    /// The value as a number, when there is one.
+    fn as_number(&self) -> Option<f64>;
+}
+
+impl AsNumber for i64 {
+    fn as_number(&self) -> Option<f64> {
+        Some(*self as f64)
+    }
+}
+
+impl AsNumber for f64 {
+    fn as_number(&self) -> Option<f64> {
+        Some(*self)
+    }
+}
+
+impl<T: AsNumber> AsNumber for Option<T> {
+    fn as_number(&self) -> Option<f64> {
+        self.as_ref().and_then(T::as_number)
+    }
+}
+
+/// Controls how a document is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Encoder {
+    /// The version the document is written at: fields that do not exist at this version
+    /// are left out when they hold their default value.
+    pub version: Version,
+}
+
+impl Encoder {
+    /// Whether a field that exists from `since` is written at this version.
+    pub fn writes(&self, since: Version) -> bool {
+        self.version >= since
+    }
+}
+
+/// The closest of `candidates` to `word` (edit distance at most a third of its length).
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(2);
+    candidates
+        .filter(|c| *c != word)
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_escapes_tokens() {
+        let root = Path::ROOT;
+        let a = root.key("a/b");
+        let b = a.index(3);
+        let c = b.key("m~n");
+        assert_eq!(c.pointer(), "/a~1b/3/m~0n");
+        assert_eq!(Path::ROOT.pointer(), "");
+    }
+
+    #[test]
+    fn suggests_the_closest_name() {
+        let names = ["ToolNode", "StartNode", "EndNode", "LlmNode"];
+        assert_eq!(closest("ToolNod", names.iter().copied()), Some("ToolNode"));
+        assert_eq!(
+            closest("Satrtnode", names.iter().copied()),
+            Some("StartNode")
+        );
+        assert_eq!(closest("Completely", names.iter().copied()), None);
+    }
+}

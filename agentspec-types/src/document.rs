@@ -1,0 +1,482 @@
+//! Documents: a root component and its declared Agent Spec version, loaded from JSON or
+//! YAML and written back in pyagentspec's layout.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Read;
+use std::path::Path as FsPath;
+
+use crate::codec::{ComponentSet, Decoder, Encoder, Path};
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::json::{JsonWriter, parse_json};
+use crate::sink::Sink;
+use crate::tree::{Entry, Node, Value};
+use crate::value::{ValueSink, value_to_node};
+use crate::version::Version;
+use crate::yaml::{YamlWriter, parse_yaml};
+
+/// The text format of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+impl Format {
+    /// The format a file name says (`.json`, or `.yaml`/`.yml`).
+    pub fn from_path(path: &FsPath) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "yaml" | "yml" => Some(Format::Yaml),
+            _ => None,
+        }
+    }
+
+    /// Guesses from the text: JSON when it starts with `{` (after whitespace), else YAML.
+    pub fn sniff(text: &str) -> Format {
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+        {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// Why a document could not be loaded: every error found (and the warnings beside them),
+/// each with its code, pointer, line and column.
+#[derive(Debug, Clone, thiserror::Error)]
+pub struct LoadError {
+    /// The diagnostics, errors and warnings, in document order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    fn io(message: String) -> Self {
+        LoadError {
+            diagnostics: vec![Diagnostic::error("io-error", message, "", None)],
+        }
+    }
+
+    /// The errors only.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let errors: Vec<&Diagnostic> = self.errors().collect();
+        write!(
+            f,
+            "the document has {} error{}",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        )?;
+        for d in errors {
+            write!(f, "\n  {d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Nesting depth from which decoding and writing run on a thread with a larger stack.
+const DEEP: usize = 48;
+
+/// An Agent Spec document: its root component and the version it is written for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document<C> {
+    root: C,
+    version: Version,
+    warnings: Vec<Diagnostic>,
+    depth: usize,
+}
+
+impl<C: ComponentSet + Send> Document<C> {
+    /// A document for `root`, written at `version`.
+    pub fn new(root: C, version: Version) -> Self {
+        Document {
+            root,
+            version,
+            warnings: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// Loads a JSON document.
+    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
+        Self::from_str_as(text, Format::Json)
+    }
+
+    /// Loads a YAML document.
+    pub fn from_yaml_str(text: &str) -> Result<Self, LoadError> {
+        Self::from_str_as(text, Format::Yaml)
+    }
+
+    /// Loads a document in `format`. Errors and warnings carry line and column.
+    pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
+        let parsed = match format {
+            Format::Json => parse_json(text),
+            Format::Yaml => parse_yaml(text),
+        };
+        let index = LineIndex::new(text);
+        let locate = |mut diagnostics: Vec<Diagnostic>| {
+            for d in &mut diagnostics {
+                d.locate(&index);
+            }
+            diagnostics
+        };
+        let tree = parsed.map_err(|d| LoadError {
+            diagnostics: locate(d),
+        })?;
+        match Self::from_tree(tree) {
+            Ok(mut doc) => {
+                doc.warnings = locate(doc.warnings);
+                Ok(doc)
+            }
+            Err(e) => Err(LoadError {
+                diagnostics: locate(e.diagnostics),
+            }),
+        }
+    }
+
+    /// Loads a document from a reader.
+    pub fn from_reader(mut reader: impl Read, format: Format) -> Result<Self, LoadError> {
+        let mut text = String::new();
+        reader
+            .read_to_string(&mut text)
+            .map_err(|e| LoadError::io(format!("cannot read the document: {e}")))?;
+        Self::from_str_as(&text, format)
+    }
+
+    /// Loads a file; the format comes from its extension, else from its first character.
+    pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        Self::from_str_as(
+            &text,
+            Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
+        )
+    }
+
+    /// Loads a document from a `serde_json::Value` (diagnostics have no line and column).
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, LoadError> {
+        Self::from_tree(value_to_node(value))
+    }
+
+    /// Decodes a parsed tree; deep trees are decoded on a thread with a large stack.
+    pub fn from_tree(tree: Node) -> Result<Self, LoadError> {
+        let depth = depth_of(&tree);
+        let result = if depth > DEEP {
+            on_big_stack(depth, move || decode_document(tree))
+        } else {
+            decode_document(tree)
+        };
+        result.map(|mut doc| {
+            doc.depth = depth;
+            doc
+        })
+    }
+
+    /// The root component.
+    pub fn root(&self) -> &C {
+        &self.root
+    }
+
+    /// The root component, to change it.
+    pub fn root_mut(&mut self) -> &mut C {
+        &mut self.root
+    }
+
+    /// The root component, taken out of the document.
+    pub fn into_root(self) -> C {
+        self.root
+    }
+
+    /// The Agent Spec version the document declares (legacy forms already upgraded:
+    /// `25.4.0` reads as `25.4.1`).
+    pub fn agentspec_version(&self) -> Version {
+        self.version
+    }
+
+    /// Sets the version the document is written at.
+    pub fn set_agentspec_version(&mut self, version: Version) {
+        self.version = version;
+    }
+
+    /// The warnings found while loading.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// Streams the document into `sink`: the root's keys, then `agentspec_version`.
+    pub fn write(&self, sink: &mut dyn Sink) {
+        let cx = Encoder {
+            version: self.version,
+        };
+        sink.begin_object();
+        self.root.encode_body(sink, &cx);
+        sink.key("agentspec_version");
+        sink.str(&self.version.to_string());
+        sink.end_object();
+    }
+
+    fn write_into<S: Sink + Send>(&self, mut sink: S) -> S
+    where
+        C: Sync,
+    {
+        if self.depth > DEEP {
+            on_big_stack(self.depth, || {
+                self.write(&mut sink);
+                sink
+            })
+        } else {
+            self.write(&mut sink);
+            sink
+        }
+    }
+
+    /// Pretty JSON, byte for byte as pyagentspec writes it (`json.dumps(indent=2)`).
+    pub fn to_json_pretty(&self) -> String
+    where
+        C: Sync,
+    {
+        self.write_into(JsonWriter::pretty()).finish()
+    }
+
+    /// Compact JSON on one line.
+    pub fn to_json_compact(&self) -> String
+    where
+        C: Sync,
+    {
+        self.write_into(JsonWriter::compact()).finish()
+    }
+
+    /// Block-style YAML.
+    pub fn to_yaml(&self) -> String
+    where
+        C: Sync,
+    {
+        self.write_into(YamlWriter::new()).finish()
+    }
+
+    /// The document as a `serde_json::Value` (keys in written order).
+    pub fn to_value(&self) -> serde_json::Value
+    where
+        C: Sync,
+    {
+        self.write_into(ValueSink::new()).finish()
+    }
+
+    /// Writes the document in `format` (pretty JSON for JSON).
+    pub fn to_string_as(&self, format: Format) -> String
+    where
+        C: Sync,
+    {
+        match format {
+            Format::Json => self.to_json_pretty(),
+            Format::Yaml => self.to_yaml(),
+        }
+    }
+}
+
+/// The nesting depth of a tree, without recursion.
+fn depth_of(tree: &Node) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(tree, 1)];
+    while let Some((node, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        match &node.value {
+            Value::Array(items) => stack.extend(items.iter().map(|n| (n, depth + 1))),
+            Value::Object(entries) => stack.extend(entries.iter().map(|e| (&e.value, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug
+/// build.
+fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
+    let stack = (16 << 20) + depth * (96 << 10);
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(scope, f)
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(e) => panic!("cannot start a thread to handle a deep document: {e}"),
+        }
+    })
+}
+
+fn decode_document<C: ComponentSet>(tree: Node) -> Result<Document<C>, LoadError> {
+    let mut cx = Decoder::new(C::TYPES);
+    let root_path = Path::ROOT;
+    let offset = tree.offset;
+    let Value::Object(mut entries) = tree.value else {
+        let found = tree.value.type_name();
+        let d = Diagnostic::error(
+            "invalid-type",
+            format!("a document is an object (a component), found {found}"),
+            "",
+            Some(offset as usize),
+        );
+        return Err(LoadError {
+            diagnostics: vec![d],
+        });
+    };
+    let version = root_version::<C>(&mut entries, offset, &mut cx);
+    let root = if entries.iter().any(|e| e.key == "$component_ref") {
+        cx.error("unsupported", "a document whose root is a `$component_ref` is not supported yet; put the component itself at the root", &root_path, offset);
+        None
+    } else {
+        let node = Node {
+            offset,
+            value: Value::Object(entries),
+        };
+        cx.decode_tagged(
+            node,
+            &root_path,
+            "component",
+            C::TYPES,
+            |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
+        )
+    };
+    check_references(&mut cx);
+    let mut diagnostics = std::mem::take(&mut cx.diagnostics);
+    diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
+    match (root, version) {
+        (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
+            Ok(Document {
+                root,
+                version,
+                warnings: diagnostics,
+                depth: 0,
+            })
+        }
+        _ => Err(LoadError { diagnostics }),
+    }
+}
+
+/// Takes `agentspec_version` (or the legacy `air_version`) out of the root's entries.
+fn root_version<C: ComponentSet>(
+    entries: &mut Vec<Entry>,
+    offset: u32,
+    cx: &mut Decoder,
+) -> Option<Version> {
+    let newest = *C::VERSIONS.last()?;
+    let take = |entries: &mut Vec<Entry>, key: &str| {
+        entries
+            .iter()
+            .position(|e| e.key == key)
+            .map(|i| entries.remove(i))
+    };
+    let declared = take(entries, "agentspec_version");
+    let legacy = take(entries, "air_version");
+    let path = Path::ROOT;
+    let entry = match (declared, legacy) {
+        (Some(entry), legacy) => {
+            if let Some(legacy) = legacy {
+                cx.warning(
+                    "legacy-version-field",
+                    "`air_version` beside `agentspec_version` is ignored",
+                    &path.key("air_version"),
+                    legacy.key_offset,
+                );
+            }
+            entry
+        }
+        (None, Some(legacy)) => {
+            cx.warning(
+                "legacy-version-field",
+                "`air_version` is the old name of `agentspec_version`; read as `agentspec_version`",
+                &path.key("air_version"),
+                legacy.key_offset,
+            );
+            legacy
+        }
+        (None, None) => {
+            let message = format!(
+                "the document declares no `agentspec_version`; read as the newest known version, {newest}"
+            );
+            cx.warning("missing-version", message, &path, offset);
+            return Some(newest);
+        }
+    };
+    let path = path.key(&entry.key);
+    let Value::Str(text) = &entry.value.value else {
+        cx.wrong_type("a version string", &entry.value, &path);
+        return None;
+    };
+    let known = C::VERSIONS
+        .iter()
+        .map(Version::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    match Version::parse(text) {
+        Some(v) if C::VERSIONS.contains(&v) => Some(v),
+        Some(v) if v == Version::new(25, 4, 0) => {
+            cx.warning(
+                "legacy-version",
+                "25.4.0 is the pre-release of 25.4.1; read as 25.4.1",
+                &path,
+                entry.value.offset,
+            );
+            Some(Version::new(25, 4, 1))
+        }
+        Some(_) => {
+            cx.error(
+                "unknown-version",
+                format!("Agent Spec version {text} is not known (known: {known})"),
+                &path,
+                entry.value.offset,
+            );
+            None
+        }
+        None => {
+            cx.error(
+                "invalid-version",
+                format!("`{text}` is not a version (expected MAJOR.MINOR.PATCH; known: {known})"),
+                &path,
+                entry.value.offset,
+            );
+            None
+        }
+    }
+}
+
+/// Every `$component_ref` must name a component defined in the document.
+fn check_references(cx: &mut Decoder) {
+    let defined: HashSet<&str> = cx.defined.iter().map(String::as_str).collect();
+    let missing: Vec<_> = cx
+        .references
+        .iter()
+        .filter(|r| !defined.contains(r.id.as_str()))
+        .cloned()
+        .collect();
+    let mut ids: Vec<&str> = missing.iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let all = ids.join(", ");
+    for r in &missing {
+        let message = format!(
+            "no component with id `{}` is defined in this document (missing ids: {all}); define it inline or in `$referenced_components`, or load the components file it comes from",
+            r.id
+        );
+        cx.diagnostics.push(Diagnostic::error(
+            "unresolved-reference",
+            message,
+            r.pointer.clone(),
+            Some(r.offset as usize),
+        ));
+    }
+}

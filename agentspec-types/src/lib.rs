@@ -1,0 +1,66 @@
+//! Rust types for [Open Agent Spec](https://github.com/oracle/agent-spec) documents, and
+//! loading, writing and checking them.
+//!
+//! The types are generated at build time from the published JSON Schemas in the
+//! workspace's `schema/` folder: one struct per component type, one enum per family of
+//! components (tagged by `component_type`), [`RefOr`] wherever a component may be a
+//! `{"$component_ref": id}` reference, [`Sensitive`] for secrets.
+//!
+//! ```
+//! use agentspec_types::{Component, Document, RefOr};
+//!
+//! let text = r#"{
+//!   "component_type": "Agent", "id": "a1", "name": "helper", "description": null,
+//!   "metadata": {}, "inputs": [], "outputs": [],
+//!   "llm_config": {"component_type": "VllmConfig", "id": "llm", "name": "vllm",
+//!                  "description": null, "metadata": {}, "default_generation_parameters": null,
+//!                  "url": "http://localhost:8000", "model_id": "llama"},
+//!   "system_prompt": "You help.", "tools": [],
+//!   "agentspec_version": "25.4.1"
+//! }"#;
+//! let doc = Document::from_json_str(text)?;
+//! let Component::Agent(agent) = doc.root() else { panic!("an agent") };
+//! assert_eq!(agent.system_prompt, "You help.");
+//! assert!(matches!(agent.llm_config, RefOr::Inline(_)));
+//! assert_eq!(doc.to_json_pretty(), format!("{}\n", serde_json::to_string_pretty(&doc.to_value()).unwrap()));
+//! # Ok::<(), agentspec_types::LoadError>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod codec;
+pub mod diagnostic;
+pub mod document;
+pub mod json;
+mod primitives;
+mod refs;
+pub mod sink;
+pub mod tree;
+pub mod value;
+pub mod version;
+pub mod yaml;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::{Format, LoadError};
+pub use indexmap::IndexMap;
+pub use refs::{ComponentRef, RefOr, Sensitive};
+pub use serde_json;
+pub use sink::Sink;
+pub use version::Version;
+
+/// A free-form JSON object (metadata, JSON Schemas of inputs and outputs), keys in order.
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// The generated types (also re-exported at the crate root).
+#[allow(
+    missing_docs,
+    reason = "generated from schema descriptions, which some fields lack"
+)]
+#[allow(clippy::all, reason = "generated code")]
+pub mod generated {
+    include!(concat!(env!("OUT_DIR"), "/agentspec_types.rs"));
+}
+
+pub use generated::*;
+
+/// A document of the types generated from the bundled schemas.
+pub type Document = document::Document<Component>;

@@ -1,0 +1,179 @@
+//! Component references and sensitive values.
+
+use std::fmt;
+
+use crate::codec::{Decode, Decoder, Encode, Encoder, Path, SeenRef};
+use crate::sink::Sink;
+use crate::tree::{Node, Value};
+
+/// A `{"$component_ref": id}`: a component defined elsewhere in the document (inline
+/// with that id, or in a `$referenced_components` map).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ComponentRef {
+    /// The id of the referenced component.
+    pub id: String,
+}
+
+/// A position that holds a component: a reference, or the component itself.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RefOr<T> {
+    /// `{"$component_ref": id}`.
+    Ref(ComponentRef),
+    /// The component, inline.
+    Inline(T),
+}
+
+impl<T> RefOr<T> {
+    /// The inline component, if this is not a reference.
+    pub fn inline(&self) -> Option<&T> {
+        match self {
+            RefOr::Inline(c) => Some(c),
+            RefOr::Ref(_) => None,
+        }
+    }
+
+    /// The reference, if this is one.
+    pub fn reference(&self) -> Option<&ComponentRef> {
+        match self {
+            RefOr::Ref(r) => Some(r),
+            RefOr::Inline(_) => None,
+        }
+    }
+}
+
+impl<T> From<T> for RefOr<T> {
+    fn from(component: T) -> Self {
+        RefOr::Inline(component)
+    }
+}
+
+/// The `$component_ref` string of an object, if it is a reference object.
+fn reference_of(node: &Node) -> Option<&Node> {
+    match &node.value {
+        Value::Object(entries) => entries
+            .iter()
+            .find(|e| e.key == "$component_ref")
+            .map(|e| &e.value),
+        _ => None,
+    }
+}
+
+/// Reads `{"$component_ref": "..."}`; other keys beside it are ignored with a warning.
+fn decode_reference(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<(String, u32)> {
+    let Value::Object(entries) = node.value else {
+        return None;
+    };
+    let mut id = None;
+    for entry in entries {
+        if entry.key == "$component_ref" {
+            match entry.value.value {
+                Value::Str(s) => id = Some((s, entry.value.offset)),
+                _ => cx.wrong_type(
+                    "a string (component id)",
+                    &entry.value,
+                    &path.key("$component_ref"),
+                ),
+            }
+        } else {
+            let message = format!(
+                "`{}` beside `$component_ref` is ignored: a reference carries nothing but the id",
+                entry.key
+            );
+            cx.warning(
+                "reference-extra-key",
+                message,
+                &path.key(&entry.key),
+                entry.key_offset,
+            );
+        }
+    }
+    id
+}
+
+impl<T: Decode> Decode for RefOr<T> {
+    fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self> {
+        if reference_of(&node).is_none() {
+            return T::decode(node, cx, path).map(RefOr::Inline);
+        }
+        let (id, offset) = decode_reference(node, cx, path)?;
+        cx.references.push(SeenRef {
+            id: id.clone(),
+            pointer: path.pointer(),
+            offset,
+        });
+        Some(RefOr::Ref(ComponentRef { id }))
+    }
+}
+
+impl<T: Encode> Encode for RefOr<T> {
+    fn encode(&self, sink: &mut dyn Sink, cx: &Encoder) {
+        match self {
+            RefOr::Ref(r) => {
+                sink.begin_object();
+                sink.key("$component_ref");
+                sink.str(&r.id);
+                sink.end_object();
+            }
+            RefOr::Inline(c) => c.encode(sink, cx),
+        }
+    }
+}
+
+/// A sensitive value (an API key, a password, a private key file): the value itself, or
+/// the `{"$component_ref": "<component id>.<field>"}` placeholder pyagentspec writes in
+/// its place. `Debug` never prints the value.
+#[derive(Clone, PartialEq)]
+pub enum Sensitive<T> {
+    /// The value.
+    Value(T),
+    /// A placeholder naming the value to supply (`"<component id>.<field>"`).
+    Placeholder(String),
+}
+
+impl<T> Sensitive<T> {
+    /// The value, when it is present.
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Sensitive::Value(v) => Some(v),
+            Sensitive::Placeholder(_) => None,
+        }
+    }
+}
+
+impl<T: Default> Default for Sensitive<T> {
+    fn default() -> Self {
+        Sensitive::Value(T::default())
+    }
+}
+
+impl<T> fmt::Debug for Sensitive<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sensitive::Value(_) => f.write_str("Sensitive(<redacted>)"),
+            Sensitive::Placeholder(p) => write!(f, "Sensitive(placeholder {p:?})"),
+        }
+    }
+}
+
+impl<T: Decode> Decode for Sensitive<T> {
+    fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self> {
+        if reference_of(&node).is_none() {
+            return T::decode(node, cx, path).map(Sensitive::Value);
+        }
+        decode_reference(node, cx, path).map(|(id, _)| Sensitive::Placeholder(id))
+    }
+}
+
+impl<T: Encode> Encode for Sensitive<T> {
+    fn encode(&self, sink: &mut dyn Sink, cx: &Encoder) {
+        match self {
+            Sensitive::Value(v) => v.encode(sink, cx),
+            Sensitive::Placeholder(p) => {
+                sink.begin_object();
+                sink.key("$component_ref");
+                sink.str(p);
+                sink.end_object();
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Agent Spec versions.
+
+use std::fmt;
+
+/// An Agent Spec version such as `26.1.2`, compared numerically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Year of the release (`26`).
+    pub major: u16,
+    /// Quarter of the release (`1`).
+    pub minor: u16,
+    /// Patch (`2`).
+    pub patch: u16,
+}
+
+impl Version {
+    /// A version no document declares. A field that exists "from `NEVER`" is one the
+    /// reference SDK never writes: it is written only when it holds a non-default value.
+    pub const NEVER: Version = Version::new(u16::MAX, u16::MAX, u16::MAX);
+
+    /// `Version::new(26, 1, 2)` is `26.1.2`.
+    pub const fn new(major: u16, minor: u16, patch: u16) -> Self {
+        Version {
+            major,
+            minor,
+            patch,
+        }
+    }
+
+    /// Parses `MAJOR.MINOR.PATCH`; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Version> {
+        let mut parts = text.split('.');
+        let mut next = || {
+            parts
+                .next()
+                .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))?
+                .parse()
+                .ok()
+        };
+        let version = Version::new(next()?, next()?, next()?);
+        parts.next().is_none().then_some(version)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_numerically() {
+        assert!(Version::parse("26.1.10").unwrap() > Version::parse("26.1.9").unwrap());
+        assert_eq!(Version::parse("25.4.1"), Some(Version::new(25, 4, 1)));
+        assert_eq!(Version::parse("25.4"), None);
+        assert_eq!(Version::parse("25.4.1.0"), None);
+        assert_eq!(Version::parse("25.4.x"), None);
+        assert_eq!(Version::parse("+25.4.1"), None);
+        assert_eq!(Version::new(26, 2, 0).to_string(), "26.2.0");
+    }
+}

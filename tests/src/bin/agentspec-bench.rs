@@ -1,0 +1,158 @@
+//! `agentspec-bench [--quick]`: loads and writes large generated documents with the typed
+//! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
+//! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use agentspec_tests::{
+    agent_with_tools_document, linear_flow_document, nested_flows_document, to_json,
+};
+use agentspec_types::Document;
+
+/// Counts the bytes in use and their high-water mark.
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Fastest of `runs` timings of `f`.
+fn fastest<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(f());
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Peak bytes allocated above the current level while `f` runs, result kept alive.
+fn peak<T>(f: impl FnOnce() -> T) -> usize {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let kept = f();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    drop(black_box(kept));
+    peak
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let runs = if quick { 2 } else { 7 };
+    let mut cases: Vec<(String, usize, serde_json::Value)> = vec![
+        (
+            "linear flow, 10 LLM nodes".into(),
+            10,
+            linear_flow_document(10),
+        ),
+        (
+            "linear flow, 1000 LLM nodes".into(),
+            1000,
+            linear_flow_document(1000),
+        ),
+        (
+            "linear flow, 5000 LLM nodes".into(),
+            5000,
+            linear_flow_document(5000),
+        ),
+    ];
+    if !quick {
+        cases.push((
+            "linear flow, 20000 LLM nodes".into(),
+            20000,
+            linear_flow_document(20000),
+        ));
+    }
+    cases.push((
+        "agent, 1000 tools".into(),
+        1000,
+        agent_with_tools_document(1000),
+    ));
+    for depth in [5, 20, 50] {
+        cases.push((
+            format!("flows nested {depth} deep"),
+            depth * 4,
+            nested_flows_document(depth),
+        ));
+    }
+    println!(
+        "| document | bytes | Value parse ms | typed load ms | load ratio | Value write ms | typed write ms | write ratio | Value peak MiB | typed peak MiB | memory ratio | typed load µs/node |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, nodes, value) in cases {
+        let text = to_json(&value);
+        drop(value);
+        let doc = Document::from_json_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let parsed: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let value_parse = fastest(runs, || {
+            serde_json::from_str::<serde_json::Value>(&text).expect("valid JSON")
+        });
+        let typed_load = fastest(runs, || Document::from_json_str(&text).expect("loads"));
+        let value_write = fastest(runs, || {
+            serde_json::to_string_pretty(&parsed).expect("writes")
+        });
+        let typed_write = fastest(runs, || doc.to_json_pretty());
+        drop((doc, parsed));
+        let value_peak =
+            peak(|| serde_json::from_str::<serde_json::Value>(&text).expect("valid JSON"));
+        let typed_peak = peak(|| Document::from_json_str(&text).expect("loads"));
+        let mib = |b: usize| b as f64 / (1 << 20) as f64;
+        println!(
+            "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} | {:.2} |",
+            text.len(),
+            ms(value_parse),
+            ms(typed_load),
+            typed_load.as_secs_f64() / value_parse.as_secs_f64(),
+            ms(value_write),
+            ms(typed_write),
+            typed_write.as_secs_f64() / value_write.as_secs_f64(),
+            mib(value_peak),
+            mib(typed_peak),
+            typed_peak as f64 / value_peak as f64,
+            typed_load.as_secs_f64() * 1e6 / nodes as f64,
+        );
+    }
+}

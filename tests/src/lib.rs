@@ -1,0 +1,172 @@
+//! Helpers shared by the workspace tests and the benchmark: the conformance fixtures and
+//! generators of large and deeply nested documents.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+/// `tests/fixtures/<relative>`.
+pub fn fixture(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(relative)
+}
+
+/// The files of a fixtures folder with the given extension, sorted by name.
+pub fn fixtures(folder: &str, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture(folder))
+        .unwrap_or_else(|e| panic!("fixtures/{folder}: {e}"))
+        .map(|e| e.expect("readable fixture entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}
+
+fn base(component_type: &str, id: &str, name: &str) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("component_type".into(), json!(component_type));
+    m.insert("id".into(), json!(id));
+    m.insert("name".into(), json!(name));
+    m.insert("description".into(), Value::Null);
+    m.insert("metadata".into(), json!({}));
+    m
+}
+
+fn with(mut m: serde_json::Map<String, Value>, fields: Value) -> Value {
+    if let Value::Object(fields) = fields {
+        m.extend(fields);
+    }
+    Value::Object(m)
+}
+
+fn string_property(title: &str) -> Value {
+    json!({"title": title, "type": "string"})
+}
+
+fn reference(id: &str) -> Value {
+    json!({"$component_ref": id})
+}
+
+fn llm_config() -> Value {
+    with(
+        base("VllmConfig", "shared_llm", "vllm"),
+        json!({"model_id": "meta-llama/Llama-3.1-8B-Instruct", "url": "http://vllm.internal:8000",
+               "default_generation_parameters": {"max_tokens": 512, "temperature": 0.2, "top_p": 0.9}}),
+    )
+}
+
+fn control_edge(id: &str, from: &str, to: &str) -> Value {
+    with(
+        base("ControlFlowEdge", id, id),
+        json!({"from_node": reference(from), "from_branch": null, "to_node": reference(to)}),
+    )
+}
+
+fn data_edge(id: &str, from: &str, output: &str, to: &str, input: &str) -> Value {
+    with(
+        base("DataFlowEdge", id, id),
+        json!({"source_node": reference(from), "source_output": output, "destination_node": reference(to), "destination_input": input}),
+    )
+}
+
+/// A flow `start → llm_1 → … → llm_n → end` whose LLM nodes pass `text` along and share
+/// one LLM config, with control and data edges, in pyagentspec's 25.4.1 layout.
+pub fn linear_flow(n: usize) -> Value {
+    flow_with_nodes("linear", n, None)
+}
+
+fn flow_with_nodes(id: &str, n: usize, inner: Option<Value>) -> Value {
+    let start = with(
+        base("StartNode", &format!("{id}_start"), "start"),
+        json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": ["next"]}),
+    );
+    let end = with(
+        base("EndNode", &format!("{id}_end"), "end"),
+        json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": [], "branch_name": "next"}),
+    );
+    let mut nodes = vec![start];
+    let mut ids = vec![format!("{id}_start")];
+    for i in 1..=n {
+        let node_id = format!("{id}_llm_{i}");
+        nodes.push(with(
+            base("LlmNode", &node_id, &format!("step {i}")),
+            json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": ["next"],
+                   "llm_config": reference("shared_llm"), "prompt_template": "Improve this text: {{ text }}"}),
+        ));
+        ids.push(node_id);
+    }
+    if let Some(subflow) = inner {
+        let node_id = format!("{id}_sub");
+        nodes.push(with(
+            base("FlowNode", &node_id, "nested"),
+            json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": ["next"], "subflow": subflow}),
+        ));
+        ids.push(node_id);
+    }
+    nodes.push(end);
+    ids.push(format!("{id}_end"));
+    let control: Vec<Value> = ids
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| control_edge(&format!("{id}_c{i}"), &w[0], &w[1]))
+        .collect();
+    let data: Vec<Value> = ids
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| data_edge(&format!("{id}_d{i}"), &w[0], "text", &w[1], "text"))
+        .collect();
+    with(
+        base("Flow", id, id),
+        json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "start_node": reference(&format!("{id}_start")),
+               "nodes": nodes, "control_flow_connections": control, "data_flow_connections": data}),
+    )
+}
+
+/// Adds `$referenced_components` with the shared LLM config and the version to a root.
+fn document(mut root: Value, version: &str) -> Value {
+    let map = root.as_object_mut().expect("components are objects");
+    map.insert(
+        "$referenced_components".into(),
+        json!({"shared_llm": llm_config()}),
+    );
+    map.insert("agentspec_version".into(), json!(version));
+    root
+}
+
+/// The linear flow of `n` LLM nodes as a complete document.
+pub fn linear_flow_document(n: usize) -> Value {
+    document(linear_flow(n), "25.4.1")
+}
+
+/// An agent with `n` server tools, each with two typed inputs and one output.
+pub fn agent_with_tools_document(n: usize) -> Value {
+    let tools: Vec<Value> = (0..n)
+        .map(|i| {
+            with(
+                base("ServerTool", &format!("tool_{i}"), &format!("tool_{i}")),
+                json!({"inputs": [{"description": "The city", "title": "city", "type": "string"}, {"title": "days", "type": "integer", "default": 3}],
+                       "outputs": [string_property("forecast")]}),
+            )
+        })
+        .collect();
+    let agent = with(
+        base("Agent", "agent", "assistant"),
+        json!({"inputs": [], "outputs": [], "llm_config": reference("shared_llm"), "system_prompt": "You help with the weather.", "tools": tools}),
+    );
+    document(agent, "25.4.1")
+}
+
+/// `depth` flows nested inside each other through FlowNodes, each with one LLM node.
+pub fn nested_flows_document(depth: usize) -> Value {
+    let mut flow = flow_with_nodes("f0", 1, None);
+    for level in 1..depth {
+        flow = flow_with_nodes(&format!("f{level}"), 1, Some(flow));
+    }
+    document(flow, "25.4.1")
+}
+
+/// Pretty JSON as pyagentspec writes it.
+pub fn to_json(value: &Value) -> String {
+    serde_json::to_string_pretty(value).expect("a Value serializes") + "\n"
+}
