@@ -849,7 +849,7 @@ fn bound(schema: &Value) -> Option<(f64, bool)> {
 
 /// pyagentspec's key order: `id`, `name`, `description` first (after `component_type`),
 /// then the declared order (or the schema's), `$referenced_components` last.
-fn order_component_fields(owner: &str, fields: &mut Vec<Field>) {
+fn order_component_fields(owner: &str, fields: &mut [Field]) {
     let rank = |f: &Field| match f.json_name.as_str() {
         "id" => 0,
         "name" => 1,
