@@ -137,11 +137,12 @@ pub fn fresh_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// A `{"$component_ref": id}` seen while decoding.
+/// A `{"$component_ref": id}` seen while decoding. Its pointer is computed only when
+/// needed (from the source text when there is one, see [`Decoder::eager_pointers`]).
 #[derive(Debug, Clone)]
 pub(crate) struct SeenRef {
     pub id: String,
-    pub pointer: String,
+    pub pointer: Option<String>,
     pub offset: u32,
 }
 
@@ -153,6 +154,9 @@ pub struct Decoder {
     pub(crate) references: Vec<SeenRef>,
     /// Known `component_type`s of every family (for messages).
     pub(crate) all_types: &'static [&'static str],
+    /// Record the JSON pointer of every reference as it is read (when there is no source
+    /// text to find it in later).
+    pub(crate) eager_pointers: bool,
 }
 
 impl Decoder {

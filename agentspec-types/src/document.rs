@@ -1,19 +1,19 @@
 //! Documents: a root component and its declared Agent Spec version, loaded from JSON or
 //! YAML and written back in pyagentspec's layout.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::path::Path as FsPath;
 
 use crate::codec::{ComponentSet, Decoder, Encoder, Path};
-use crate::diagnostic::{Diagnostic, LineIndex};
-use crate::json::{JsonWriter, parse_json};
+use crate::diagnostic::{Diagnostic, LineIndex, push_pointer_token};
+use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::sink::Sink;
 use crate::tree::{Entry, Node, Value};
 use crate::value::{ValueSink, value_to_node};
 use crate::version::Version;
-use crate::yaml::{YamlWriter, parse_yaml};
+use crate::yaml::{YamlWriter, parse_yaml_with_depth};
 
 /// The text format of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,10 @@ impl fmt::Display for LoadError {
 }
 
 /// Nesting depth from which decoding and writing run on a thread with a larger stack.
-const DEEP: usize = 48;
+/// Below it they run on the caller's thread: a release build needs about 4 KiB of stack per
+/// level of nesting (so 128 levels fit well within a 2 MiB thread), a debug build several
+/// times more. Starting a thread costs about a millisecond, so shallow documents avoid it.
+const DEEP: usize = if cfg!(debug_assertions) { 48 } else { 128 };
 
 /// An Agent Spec document: its root component and the version it is written for.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,8 +124,8 @@ impl<C: ComponentSet + Send> Document<C> {
     /// Loads a document in `format`. Errors and warnings carry line and column.
     pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
         let parsed = match format {
-            Format::Json => parse_json(text),
-            Format::Yaml => parse_yaml(text),
+            Format::Json => parse_json_with_depth(text),
+            Format::Yaml => parse_yaml_with_depth(text),
         };
         let index = LineIndex::new(text);
         let locate = |mut diagnostics: Vec<Diagnostic>| {
@@ -131,10 +134,11 @@ impl<C: ComponentSet + Send> Document<C> {
             }
             diagnostics
         };
-        let tree = parsed.map_err(|d| LoadError {
+        let (tree, depth) = parsed.map_err(|d| LoadError {
             diagnostics: locate(d),
         })?;
-        match Self::from_tree(tree) {
+        let source = Source { text, format };
+        match Self::decode(tree, depth, Some(source)) {
             Ok(mut doc) => {
                 doc.warnings = locate(doc.warnings);
                 Ok(doc)
@@ -170,13 +174,18 @@ impl<C: ComponentSet + Send> Document<C> {
         Self::from_tree(value_to_node(value))
     }
 
-    /// Decodes a parsed tree; deep trees are decoded on a thread with a large stack.
+    /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
     pub fn from_tree(tree: Node) -> Result<Self, LoadError> {
         let depth = depth_of(&tree);
+        Self::decode(tree, depth, None)
+    }
+
+    /// Decodes a tree; deep trees are decoded on a thread with a large stack.
+    fn decode(tree: Node, depth: usize, source: Option<Source<'_>>) -> Result<Self, LoadError> {
         let result = if depth > DEEP {
-            on_big_stack(depth, move || decode_document(tree))
+            on_big_stack(depth, move || decode_document(tree, source))
         } else {
-            decode_document(tree)
+            decode_document(tree, source)
         };
         result.map(|mut doc| {
             doc.depth = depth;
@@ -286,8 +295,15 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 }
 
+/// The source text a tree was parsed from, to locate diagnostics found after decoding.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    text: &'a str,
+    format: Format,
+}
+
 /// The nesting depth of a tree, without recursion.
-fn depth_of(tree: &Node) -> usize {
+pub(crate) fn depth_of(tree: &Node) -> usize {
     let mut deepest = 0;
     let mut stack = vec![(tree, 1)];
     while let Some((node, depth)) = stack.pop() {
@@ -318,8 +334,12 @@ fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-fn decode_document<C: ComponentSet>(tree: Node) -> Result<Document<C>, LoadError> {
+fn decode_document<C: ComponentSet>(
+    tree: Node,
+    source: Option<Source<'_>>,
+) -> Result<Document<C>, LoadError> {
     let mut cx = Decoder::new(C::TYPES);
+    cx.eager_pointers = source.is_none();
     let root_path = Path::ROOT;
     let offset = tree.offset;
     let Value::Object(mut entries) = tree.value else {
@@ -351,7 +371,7 @@ fn decode_document<C: ComponentSet>(tree: Node) -> Result<Document<C>, LoadError
             |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
         )
     };
-    check_references(&mut cx);
+    check_references(&mut cx, source);
     let mut diagnostics = std::mem::take(&mut cx.diagnostics);
     diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
     match (root, version) {
@@ -455,7 +475,7 @@ fn root_version<C: ComponentSet>(
 }
 
 /// Every `$component_ref` must name a component defined in the document.
-fn check_references(cx: &mut Decoder) {
+fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
     let defined: HashSet<&str> = cx.defined.iter().map(String::as_str).collect();
     let missing: Vec<_> = cx
         .references
@@ -463,20 +483,69 @@ fn check_references(cx: &mut Decoder) {
         .filter(|r| !defined.contains(r.id.as_str()))
         .cloned()
         .collect();
+    if missing.is_empty() {
+        return;
+    }
     let mut ids: Vec<&str> = missing.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
     let all = ids.join(", ");
+    let pointers = source
+        .map(|s| pointers_at(s, missing.iter().map(|r| r.offset)))
+        .unwrap_or_default();
     for r in &missing {
         let message = format!(
             "no component with id `{}` is defined in this document (missing ids: {all}); define it inline or in `$referenced_components`, or load the components file it comes from",
             r.id
         );
+        let pointer = r
+            .pointer
+            .clone()
+            .or_else(|| pointers.get(&r.offset).cloned())
+            .unwrap_or_default();
         cx.diagnostics.push(Diagnostic::error(
             "unresolved-reference",
             message,
-            r.pointer.clone(),
+            pointer,
             Some(r.offset as usize),
         ));
     }
+}
+
+/// The JSON pointers of the objects holding the values at `offsets`, found by reading the
+/// source text again (done only when there is a problem to report).
+fn pointers_at(source: Source<'_>, offsets: impl Iterator<Item = u32>) -> HashMap<u32, String> {
+    let wanted: HashSet<u32> = offsets.collect();
+    let tree = match source.format {
+        Format::Json => parse_json_with_depth(source.text),
+        Format::Yaml => parse_yaml_with_depth(source.text),
+    };
+    let Ok((tree, _)) = tree else {
+        return HashMap::new();
+    };
+    let mut found = HashMap::new();
+    let mut stack: Vec<(&Node, String)> = vec![(&tree, String::new())];
+    while let Some((node, pointer)) = stack.pop() {
+        match &node.value {
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let mut p = pointer.clone();
+                    push_pointer_token(&mut p, &i.to_string());
+                    stack.push((item, p));
+                }
+            }
+            Value::Object(entries) => {
+                for entry in entries {
+                    if entry.key == "$component_ref" && wanted.contains(&entry.value.offset) {
+                        found.insert(entry.value.offset, pointer.clone());
+                    }
+                    let mut p = pointer.clone();
+                    push_pointer_token(&mut p, &entry.key);
+                    stack.push((&entry.value, p));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }

@@ -16,6 +16,7 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     stack: Vec<Open>,
+    depth: usize,
 }
 
 /// Parses a JSON document (RFC 8259; a leading byte-order mark is skipped).
@@ -23,14 +24,21 @@ struct Parser<'a> {
 /// Errors: `syntax-error`, `duplicate-key`, and `too-deep` past [`MAX_DEPTH`] levels. The
 /// diagnostics carry byte offsets; fill lines and columns with [`Diagnostic::locate`].
 pub fn parse_json(src: &str) -> Result<Node, Vec<Diagnostic>> {
+    parse_json_with_depth(src).map(|(node, _)| node)
+}
+
+/// [`parse_json`], also returning the deepest nesting of arrays and objects.
+pub(crate) fn parse_json_with_depth(src: &str) -> Result<(Node, usize), Vec<Diagnostic>> {
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut parser = Parser {
         src,
         bytes: src.as_bytes(),
         pos: start,
         stack: Vec::new(),
+        depth: 0,
     };
-    parser.document().map_err(|d| vec![d])
+    let node = parser.document().map_err(|d| vec![d])?;
+    Ok((node, parser.depth))
 }
 
 impl Parser<'_> {
@@ -109,6 +117,7 @@ impl Parser<'_> {
                             }
                         } else {
                             self.stack.push(Open::Object(offset, Vec::new(), None));
+                            self.depth = self.depth.max(self.stack.len());
                             self.key()?;
                             continue;
                         }
@@ -120,6 +129,7 @@ impl Parser<'_> {
                         }
                     } else {
                         self.stack.push(Open::Array(offset, Vec::new()));
+                        self.depth = self.depth.max(self.stack.len());
                         continue;
                     }
                 }
@@ -717,6 +727,13 @@ mod tests {
             err(r#"{"x": {"a": 1, "a": 2}}"#),
             ("duplicate-key", 15, "/x/a".into())
         );
+    }
+
+    #[test]
+    fn reports_the_nesting_depth() {
+        let (_, depth) = parse_json_with_depth(r#"[[1], {"a": {"b": 1}}, 2]"#).unwrap();
+        assert_eq!(depth, 3);
+        assert_eq!(parse_json_with_depth("7").unwrap().1, 0);
     }
 
     #[test]

@@ -96,9 +96,10 @@ impl<T: Decode> Decode for RefOr<T> {
             return T::decode(node, cx, path).map(RefOr::Inline);
         }
         let (id, offset) = decode_reference(node, cx, path)?;
+        let pointer = cx.eager_pointers.then(|| path.pointer());
         cx.references.push(SeenRef {
             id: id.clone(),
-            pointer: path.pointer(),
+            pointer,
             offset,
         });
         Some(RefOr::Ref(ComponentRef { id }))

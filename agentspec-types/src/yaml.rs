@@ -57,6 +57,7 @@ struct Builder<'a> {
     budget: usize,
     offsets: Offsets<'a>,
     root: Option<Node>,
+    depth: usize,
 }
 
 /// Parses a YAML document (one document per stream) into the source tree. Plain scalars
@@ -65,6 +66,11 @@ struct Builder<'a> {
 /// Errors: `syntax-error`, `duplicate-key`, `too-deep` past [`MAX_DEPTH`] levels, and
 /// `too-large` when aliases would expand beyond the budget.
 pub fn parse_yaml(src: &str) -> Result<Node, Vec<Diagnostic>> {
+    parse_yaml_with_depth(src).map(|(node, _)| node)
+}
+
+/// [`parse_yaml`], also returning the deepest nesting of lists and mappings.
+pub(crate) fn parse_yaml_with_depth(src: &str) -> Result<(Node, usize), Vec<Diagnostic>> {
     let mut b = Builder {
         stack: Vec::new(),
         anchors: HashMap::new(),
@@ -76,8 +82,16 @@ pub fn parse_yaml(src: &str) -> Result<Node, Vec<Diagnostic>> {
             bytes: 0,
         },
         root: None,
+        depth: 0,
     };
-    b.run(src).map_err(|d| vec![d])
+    let node = b.run(src).map_err(|d| vec![d])?;
+    // Aliases copy whole subtrees, which the event count does not see: measure.
+    let depth = if b.anchors.is_empty() {
+        b.depth
+    } else {
+        crate::document::depth_of(&node)
+    };
+    Ok((node, depth))
 }
 
 impl Builder<'_> {
@@ -231,6 +245,7 @@ impl Builder<'_> {
                 offset,
             ));
         }
+        self.depth = self.depth.max(self.stack.len() + 1);
         Ok(())
     }
 
@@ -729,6 +744,18 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n", p = i - 1));
         }
         assert_eq!(parse_yaml(&bomb).unwrap_err()[0].code, "too-large");
+    }
+
+    #[test]
+    fn reports_the_nesting_depth() {
+        assert_eq!(parse_yaml_with_depth("a:\n  b:\n  - c: 1\n").unwrap().1, 4);
+        assert_eq!(
+            parse_yaml_with_depth("x: &x {k: [1]}\ny: {z: *x}\n")
+                .unwrap()
+                .1,
+            4
+        );
+        assert_eq!(parse_yaml_with_depth("plain").unwrap().1, 0);
     }
 
     #[test]

@@ -9,7 +9,11 @@ fn source() -> String {
 }
 
 fn errors_of(text: &str) -> Vec<Diagnostic> {
-    Document::from_json_str(text).unwrap_err().errors().cloned().collect()
+    Document::from_json_str(text)
+        .unwrap_err()
+        .errors()
+        .cloned()
+        .collect()
 }
 
 fn at(d: &Diagnostic) -> (&'static str, &str, u32, u32) {
@@ -21,17 +25,31 @@ fn typo_in_component_type_names_the_closest_type() {
     let text = source().replacen("\"ServerTool\"", "\"ServerTol\"", 1);
     let errors = errors_of(&text);
     assert_eq!(errors.len(), 1);
-    assert_eq!(at(&errors[0]), ("unknown-component-type", "/tools/0/component_type", 26, 25));
-    assert!(errors[0].message.contains("did you mean `ServerTool`?"), "{}", errors[0].message);
+    assert_eq!(
+        at(&errors[0]),
+        ("unknown-component-type", "/tools/0/component_type", 26, 25)
+    );
+    assert!(
+        errors[0].message.contains("did you mean `ServerTool`?"),
+        "{}",
+        errors[0].message
+    );
 }
 
 #[test]
 fn missing_required_field_names_the_field_and_the_component() {
-    let text = source().replacen("  \"system_prompt\": \"You are a weather assistant.\",\n", "", 1);
+    let text = source().replacen(
+        "  \"system_prompt\": \"You are a weather assistant.\",\n",
+        "",
+        1,
+    );
     let errors = errors_of(&text);
     assert_eq!(errors.len(), 1);
     assert_eq!(at(&errors[0]), ("missing-field", "", 1, 1));
-    assert_eq!(errors[0].message, "Agent requires the field `system_prompt`");
+    assert_eq!(
+        errors[0].message,
+        "Agent requires the field `system_prompt`"
+    );
 }
 
 #[test]
@@ -45,7 +63,9 @@ fn wrong_type_names_expected_and_found() {
 
 #[test]
 fn unknown_field_suggests_the_known_one_and_every_problem_is_reported() {
-    let text = source().replacen("\"model_id\"", "\"model_idd\"", 1).replacen("\"ServerTool\"", "\"ServerTol\"", 1);
+    let text = source()
+        .replacen("\"model_id\"", "\"model_idd\"", 1)
+        .replacen("\"ServerTool\"", "\"ServerTol\"", 1);
     let errors = errors_of(&text);
     let found: Vec<_> = errors.iter().map(at).collect();
     assert_eq!(
@@ -56,34 +76,81 @@ fn unknown_field_suggests_the_known_one_and_every_problem_is_reported() {
             ("unknown-component-type", "/tools/0/component_type", 26, 25),
         ]
     );
-    assert_eq!(errors[1].message, "VllmConfig has no field `model_idd`; did you mean `model_id`?");
+    assert_eq!(
+        errors[1].message,
+        "VllmConfig has no field `model_idd`; did you mean `model_id`?"
+    );
 }
 
 #[test]
 fn component_of_the_wrong_family_is_named() {
-    let text = source().replacen("\"component_type\": \"VllmConfig\"", "\"component_type\": \"StartNode\"", 1);
+    let text = source().replacen(
+        "\"component_type\": \"VllmConfig\"",
+        "\"component_type\": \"StartNode\"",
+        1,
+    );
     let errors = errors_of(&text);
-    assert_eq!(at(&errors[0]), ("wrong-component-family", "/llm_config/component_type", 10, 23));
-    assert!(errors[0].message.starts_with("a `StartNode` cannot stand where a AnyLlmConfig is expected"), "{}", errors[0].message);
+    assert_eq!(
+        at(&errors[0]),
+        (
+            "wrong-component-family",
+            "/llm_config/component_type",
+            10,
+            23
+        )
+    );
+    assert!(
+        errors[0]
+            .message
+            .starts_with("a `StartNode` cannot stand where a AnyLlmConfig is expected"),
+        "{}",
+        errors[0].message
+    );
 }
 
 #[test]
 fn invalid_enum_value_lists_the_valid_ones() {
-    let text = std::fs::read_to_string(fixture("generated/llm_ocigenai_api_key.json")).unwrap().replacen("\"ON_DEMAND\"", "\"ON_DEMANDS\"", 1);
+    let text = std::fs::read_to_string(fixture("generated/llm_ocigenai_api_key.json"))
+        .unwrap()
+        .replacen("\"ON_DEMAND\"", "\"ON_DEMANDS\"", 1);
     let errors = errors_of(&text);
     assert_eq!(errors[0].code, "invalid-value");
     assert_eq!(errors[0].pointer, "/serving_mode");
-    assert!(errors[0].message.contains("(expected one of \"DEDICATED\", \"ON_DEMAND\"); did you mean \"ON_DEMAND\"?"), "{}", errors[0].message);
+    assert!(
+        errors[0].message.contains(
+            "(expected one of \"DEDICATED\", \"ON_DEMAND\"); did you mean \"ON_DEMAND\"?"
+        ),
+        "{}",
+        errors[0].message
+    );
 }
 
 #[test]
 fn yaml_errors_carry_yaml_lines_and_columns() {
     let text = std::fs::read_to_string(fixture("generated/agent_simple_server_tool.yaml")).unwrap();
-    let line = text.lines().position(|l| l.contains("component_type: ServerTool")).unwrap() as u32 + 1;
-    let column = text.lines().nth(line as usize - 1).unwrap().find("ServerTool").unwrap() as u32 + 1;
+    let line = text
+        .lines()
+        .position(|l| l.contains("component_type: ServerTool"))
+        .unwrap() as u32
+        + 1;
+    let column = text
+        .lines()
+        .nth(line as usize - 1)
+        .unwrap()
+        .find("ServerTool")
+        .unwrap() as u32
+        + 1;
     let bad = text.replacen("component_type: ServerTool", "component_type: ServerTol", 1);
     let err = Document::from_yaml_str(&bad).unwrap_err();
-    assert_eq!(at(&err.diagnostics[0]), ("unknown-component-type", "/tools/0/component_type", line, column));
+    assert_eq!(
+        at(&err.diagnostics[0]),
+        (
+            "unknown-component-type",
+            "/tools/0/component_type",
+            line,
+            column
+        )
+    );
 }
 
 #[test]
@@ -98,39 +165,79 @@ fn syntax_errors_are_located() {
 #[test]
 fn versions_unknown_legacy_and_missing() {
     let text = source();
-    let unknown = text.replacen("\"agentspec_version\": \"25.4.1\"", "\"agentspec_version\": \"9.9.9\"", 1);
+    let unknown = text.replacen(
+        "\"agentspec_version\": \"25.4.1\"",
+        "\"agentspec_version\": \"9.9.9\"",
+        1,
+    );
     let errors = errors_of(&unknown);
     assert_eq!(errors[0].code, "unknown-version");
-    assert!(errors[0].message.contains("known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.2.0"), "{}", errors[0].message);
-    let legacy = text.replacen("\"agentspec_version\": \"25.4.1\"", "\"agentspec_version\": \"25.4.0\"", 1);
+    assert!(
+        errors[0]
+            .message
+            .contains("known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.2.0"),
+        "{}",
+        errors[0].message
+    );
+    let legacy = text.replacen(
+        "\"agentspec_version\": \"25.4.1\"",
+        "\"agentspec_version\": \"25.4.0\"",
+        1,
+    );
     let doc = Document::from_json_str(&legacy).unwrap();
     assert_eq!(doc.agentspec_version(), Version::new(25, 4, 1));
     assert_eq!(doc.warnings()[0].code, "legacy-version");
     let old_name = text.replacen("\"agentspec_version\"", "\"air_version\"", 1);
     let doc = Document::from_json_str(&old_name).unwrap();
-    assert_eq!((doc.agentspec_version(), doc.warnings()[0].code), (Version::new(25, 4, 1), "legacy-version-field"));
-    assert!(doc.to_json_pretty().ends_with("\"agentspec_version\": \"25.4.1\"\n}\n"));
-    let missing = Document::from_path(fixture("edge-cases/missing_agentspec_version.json")).unwrap();
-    assert_eq!((missing.agentspec_version(), missing.warnings()[0].code), (Version::new(26, 2, 0), "missing-version"));
+    assert_eq!(
+        (doc.agentspec_version(), doc.warnings()[0].code),
+        (Version::new(25, 4, 1), "legacy-version-field")
+    );
+    assert!(
+        doc.to_json_pretty()
+            .ends_with("\"agentspec_version\": \"25.4.1\"\n}\n")
+    );
+    let missing =
+        Document::from_path(fixture("edge-cases/missing_agentspec_version.json")).unwrap();
+    assert_eq!(
+        (missing.agentspec_version(), missing.warnings()[0].code),
+        (Version::new(26, 2, 0), "missing-version")
+    );
 }
 
 #[test]
 fn unknown_keys_are_errors_and_placeholders_load() {
-    let errors: Vec<_> = Document::from_path(fixture("edge-cases/unknown_extra_keys_ignored.json")).unwrap_err().errors().map(|d| d.code).collect();
-    assert!(!errors.is_empty() && errors.iter().all(|c| *c == "unknown-field"), "{errors:?}");
-    let redacted = Document::from_path(fixture("generated/sensitive_fields_redacted.json")).unwrap();
-    let text = std::fs::read_to_string(fixture("generated/sensitive_fields_redacted.json")).unwrap();
+    let errors: Vec<_> = Document::from_path(fixture("edge-cases/unknown_extra_keys_ignored.json"))
+        .unwrap_err()
+        .errors()
+        .map(|d| d.code)
+        .collect();
+    assert!(
+        !errors.is_empty() && errors.iter().all(|c| *c == "unknown-field"),
+        "{errors:?}"
+    );
+    let redacted =
+        Document::from_path(fixture("generated/sensitive_fields_redacted.json")).unwrap();
+    let text =
+        std::fs::read_to_string(fixture("generated/sensitive_fields_redacted.json")).unwrap();
     assert_eq!(redacted.to_json_pretty(), text);
 }
 
 #[test]
 fn mangled_documents_never_panic() {
     let mut checked = 0;
-    for path in fixtures("generated", "json").into_iter().chain(fixtures("generated", "yaml")).step_by(7) {
+    for path in fixtures("generated", "json")
+        .into_iter()
+        .chain(fixtures("generated", "yaml"))
+        .step_by(7)
+    {
         let text = std::fs::read_to_string(&path).unwrap();
         let bytes = text.as_bytes();
         for cut in (0..bytes.len()).step_by(bytes.len() / 23 + 1) {
-            for mangled in [&bytes[..cut], &[&bytes[..cut], b"\"}]:,-\n".as_slice(), &bytes[cut..]].concat()[..]] {
+            for mangled in [
+                &bytes[..cut],
+                &[&bytes[..cut], b"\"}]:,-\n".as_slice(), &bytes[cut..]].concat()[..],
+            ] {
                 let mangled = String::from_utf8_lossy(mangled);
                 let as_json = Document::from_json_str(&mangled);
                 let as_yaml = Document::from_yaml_str(&mangled);
