@@ -307,12 +307,13 @@ pub(crate) fn depth_of(tree: &Node) -> usize {
     let mut deepest = 0;
     let mut stack = vec![(tree, 1)];
     while let Some((node, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Node>> = match &node.value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(entries) => Box::new(entries.iter().map(|e| &e.value)),
+            _ => continue,
+        };
         deepest = deepest.max(depth);
-        match &node.value {
-            Value::Array(items) => stack.extend(items.iter().map(|n| (n, depth + 1))),
-            Value::Object(entries) => stack.extend(entries.iter().map(|e| (&e.value, depth + 1))),
-            _ => {}
-        }
+        stack.extend(children.map(|n| (n, depth + 1)));
     }
     deepest
 }
