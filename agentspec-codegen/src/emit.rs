@@ -25,6 +25,24 @@ fn ident(name: &str) -> Ident {
     }
 }
 
+/// Whether values of `ty` may hold components (and so are walked).
+fn may_hold_components(model: &Model, ty: &Ty) -> bool {
+    match ty {
+        Ty::Component(_) | Ty::Family(_) | Ty::ReferencedComponents => true,
+        Ty::Option(t) | Ty::Vec(t) | Ty::Map(t) | Ty::Sensitive(t) => may_hold_components(model, t),
+        Ty::Pair(a, b) => may_hold_components(model, a) || may_hold_components(model, b),
+        Ty::Union(name) => model.unions[name]
+            .variants
+            .iter()
+            .any(|(_, t)| may_hold_components(model, t)),
+        Ty::Struct(name) => model.structs[name]
+            .fields
+            .iter()
+            .any(|f| may_hold_components(model, &f.ty)),
+        _ => false,
+    }
+}
+
 /// Doc comment lines, made safe for rustdoc: Python docstrings use indentation and `>>>`
 /// examples that rustdoc would read as Rust doctests, and brackets it would read as links.
 fn doc(text: Option<&str>) -> TokenStream {
@@ -268,6 +286,9 @@ impl Emitter<'_> {
                     cx.decode_enum(node, path, #name_str, &[ #( #values ),* ], Self::from_str_value)
                 }
             }
+            impl<C> #rt::walk::Walk<C> for #name {
+                fn walk<'a>(&'a self, _f: &mut dyn FnMut(#rt::walk::Visit<'a, C>)) {}
+            }
             impl #rt::codec::Encode for #name {
                 fn encode(&self, sink: &mut dyn #rt::Sink, _cx: &#rt::codec::Encoder) { sink.str(self.as_str()) }
             }
@@ -318,6 +339,15 @@ impl Emitter<'_> {
             };
             code.finish.push(quote! { let #name = #value; });
             code.names.push(name.clone());
+            if matches!(f.ty, Ty::ReferencedComponents) {
+                code.walk.push(quote! {
+                    if !self.#name.is_empty() { f(#rt::walk::Visit::Referenced(&self.#name)); }
+                    #rt::walk::Walk::<Component>::walk(&self.#name, f);
+                });
+            } else if may_hold_components(self.model, &f.ty) {
+                code.walk
+                    .push(quote! { #rt::walk::Walk::<Component>::walk(&self.#name, f); });
+            }
             let since = version_tokens(rt, f.since);
             let write =
                 quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); };
@@ -350,6 +380,7 @@ impl Emitter<'_> {
             names,
             encode,
             known,
+            walk,
         } = self.fields(&s.name, &s.fields)?;
         let (extra_decl, extra_arm, extra_init, extra_encode) = if s.open {
             (
@@ -421,6 +452,12 @@ impl Emitter<'_> {
                     sink.end_object();
                 }
             }
+            impl #rt::walk::Walk<Component> for #name {
+                fn walk<'a>(&'a self, f: &mut dyn FnMut(#rt::walk::Visit<'a, Component>)) {
+                    let _ = &f;
+                    #( #walk )*
+                }
+            }
         })
     }
 
@@ -482,6 +519,11 @@ impl Emitter<'_> {
                     match self { #( #name::#variants(value) => #rt::codec::Encode::encode(value, sink, cx), )* }
                 }
             }
+            impl #rt::walk::Walk<Component> for #name {
+                fn walk<'a>(&'a self, f: &mut dyn FnMut(#rt::walk::Visit<'a, Component>)) {
+                    match self { #( #name::#variants(value) => #rt::walk::Walk::<Component>::walk(value, f), )* }
+                }
+            }
         }
     }
 
@@ -498,6 +540,7 @@ impl Emitter<'_> {
             names,
             encode,
             known,
+            walk,
         } = self.fields(&c.name, &c.fields)?;
         let since = version_tokens(rt, c.since);
         let has_id = c.fields.iter().any(|f| f.json_name == "id");
@@ -559,6 +602,12 @@ impl Emitter<'_> {
                     sink.end_object();
                 }
             }
+            impl #rt::walk::Walk<Component> for #name {
+                fn walk<'a>(&'a self, f: &mut dyn FnMut(#rt::walk::Visit<'a, Component>)) {
+                    f(#rt::walk::Visit::Component(self));
+                    #( #walk )*
+                }
+            }
         })
     }
 
@@ -610,6 +659,11 @@ impl Emitter<'_> {
                     sink.end_object();
                 }
             }
+            impl #rt::walk::Walk<Component> for #ename {
+                fn walk<'a>(&'a self, f: &mut dyn FnMut(#rt::walk::Visit<'a, Component>)) {
+                    match self { #( #ename::#variants(c) => #rt::walk::Walk::<Component>::walk(&**c, f), )* }
+                }
+            }
         }
     }
 
@@ -647,4 +701,5 @@ struct FieldCode {
     names: Vec<Ident>,
     encode: Vec<TokenStream>,
     known: Vec<String>,
+    walk: Vec<TokenStream>,
 }

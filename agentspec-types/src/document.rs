@@ -6,13 +6,16 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path as FsPath;
 
-use crate::codec::{ComponentSet, Decoder, Encoder, Path};
+use indexmap::IndexMap;
+
+use crate::codec::{Component, ComponentSet, Decoder, Encoder, Path};
 use crate::diagnostic::{Diagnostic, LineIndex, push_pointer_token};
 use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::sink::Sink;
 use crate::tree::{Entry, Node, Value};
 use crate::value::{ValueSink, value_to_node};
 use crate::version::Version;
+use crate::walk::Visit;
 use crate::yaml::{YamlWriter, parse_yaml_with_depth};
 
 /// The text format of a document.
@@ -217,6 +220,48 @@ impl<C: ComponentSet + Send> Document<C> {
     /// Sets the version the document is written at.
     pub fn set_agentspec_version(&mut self, version: Version) {
         self.version = version;
+    }
+
+    /// Every component written inline in the document, at any depth (inside
+    /// `$referenced_components` too), in document order, the root first.
+    pub fn components(&self) -> Vec<&dyn Component>
+    where
+        C: Sync,
+    {
+        let mut out = Vec::new();
+        self.walk(|visit| {
+            if let Visit::Component(c) = visit {
+                out.push(c);
+            }
+        });
+        out
+    }
+
+    /// Every non-empty `$referenced_components` map of the document, at any depth, in
+    /// document order.
+    pub fn referenced_components(&self) -> Vec<&IndexMap<String, C>>
+    where
+        C: Sync,
+    {
+        let mut out = Vec::new();
+        self.walk(|visit| {
+            if let Visit::Referenced(map) = visit {
+                out.push(map);
+            }
+        });
+        out
+    }
+
+    /// Walks the document (on a large stack when it is deep).
+    fn walk<'a>(&'a self, mut f: impl FnMut(Visit<'a, C>) + Send)
+    where
+        C: Sync,
+    {
+        if self.depth > DEEP {
+            on_big_stack(self.depth, || self.root.walk(&mut f));
+        } else {
+            self.root.walk(&mut f);
+        }
     }
 
     /// The warnings found while loading.

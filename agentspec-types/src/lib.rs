@@ -37,6 +37,7 @@ pub mod sink;
 pub mod tree;
 pub mod value;
 pub mod version;
+pub mod walk;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity};

@@ -65,6 +65,9 @@ impl ::agentspec_types::codec::Decode for AgentSpecVersionEnum {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for AgentSpecVersionEnum {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for AgentSpecVersionEnum {
     fn encode(
         &self,
@@ -137,6 +140,9 @@ impl ::agentspec_types::codec::Decode for HandoffMode {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for HandoffMode {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for HandoffMode {
     fn encode(
         &self,
@@ -202,6 +208,9 @@ impl ::agentspec_types::codec::Decode for MTlsOracleDatabaseConnectionConfigProt
             Self::from_str_value,
         )
     }
+}
+impl<C> ::agentspec_types::walk::Walk<C> for MTlsOracleDatabaseConnectionConfigProtocol {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
 }
 impl ::agentspec_types::codec::Encode for MTlsOracleDatabaseConnectionConfigProtocol {
     fn encode(
@@ -278,6 +287,9 @@ impl ::agentspec_types::codec::Decode for ModelProvider {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for ModelProvider {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for ModelProvider {
     fn encode(
         &self,
@@ -351,6 +363,9 @@ impl ::agentspec_types::codec::Decode for OAuthClientConfigType {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for OAuthClientConfigType {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for OAuthClientConfigType {
     fn encode(
         &self,
@@ -419,6 +434,9 @@ impl ::agentspec_types::codec::Decode for OciAPIType {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for OciAPIType {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for OciAPIType {
     fn encode(
         &self,
@@ -483,6 +501,9 @@ impl ::agentspec_types::codec::Decode for OpenAIAPIType {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for OpenAIAPIType {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for OpenAIAPIType {
     fn encode(
         &self,
@@ -537,6 +558,9 @@ impl ::agentspec_types::codec::Decode for PKCEMethod {
             Self::from_str_value,
         )
     }
+}
+impl<C> ::agentspec_types::walk::Walk<C> for PKCEMethod {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
 }
 impl ::agentspec_types::codec::Encode for PKCEMethod {
     fn encode(
@@ -612,6 +636,9 @@ impl ::agentspec_types::codec::Decode for ReductionMethod {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for ReductionMethod {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for ReductionMethod {
     fn encode(
         &self,
@@ -684,6 +711,9 @@ impl ::agentspec_types::codec::Decode for RetryPolicyJitter {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for RetryPolicyJitter {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for RetryPolicyJitter {
     fn encode(
         &self,
@@ -744,6 +774,9 @@ impl ::agentspec_types::codec::Decode for ScopePolicy {
         )
     }
 }
+impl<C> ::agentspec_types::walk::Walk<C> for ScopePolicy {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
+}
 impl ::agentspec_types::codec::Encode for ScopePolicy {
     fn encode(
         &self,
@@ -802,6 +835,9 @@ impl ::agentspec_types::codec::Decode for ServingMode {
             Self::from_str_value,
         )
     }
+}
+impl<C> ::agentspec_types::walk::Walk<C> for ServingMode {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
 }
 impl ::agentspec_types::codec::Encode for ServingMode {
     fn encode(
@@ -868,6 +904,9 @@ impl ::agentspec_types::codec::Decode for TlsOracleDatabaseConnectionConfigProto
             Self::from_str_value,
         )
     }
+}
+impl<C> ::agentspec_types::walk::Walk<C> for TlsOracleDatabaseConnectionConfigProtocol {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
 }
 impl ::agentspec_types::codec::Encode for TlsOracleDatabaseConnectionConfigProtocol {
     fn encode(
@@ -970,6 +1009,9 @@ impl ::agentspec_types::codec::Decode for TlsPostgresDatabaseConnectionConfigSsl
             Self::from_str_value,
         )
     }
+}
+impl<C> ::agentspec_types::walk::Walk<C> for TlsPostgresDatabaseConnectionConfigSslmode {
+    fn walk<'a>(&'a self, _f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, C>)) {}
 }
 impl ::agentspec_types::codec::Encode for TlsPostgresDatabaseConnectionConfigSslmode {
     fn encode(
@@ -1083,6 +1125,14 @@ impl ::agentspec_types::codec::Encode for A2ASessionParameters {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for A2ASessionParameters {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+    }
+}
 /// A configuration object defining LLM generation parameters.
 ///
 /// Parameters include number of tokens, sampling parameters, etc.
@@ -1178,6 +1228,14 @@ impl ::agentspec_types::codec::Encode for LlmGenerationConfig {
             ::agentspec_types::value::write_value(value, sink);
         }
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for LlmGenerationConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
     }
 }
 /// Explicit OAuth endpoint configuration.
@@ -1344,6 +1402,14 @@ impl ::agentspec_types::codec::Encode for OAuthEndpoints {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OAuthEndpoints {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+    }
+}
 /// Policy configuration for Proof Key for Code Exchange (PKCE).
 ///
 /// PKCE mitigates authorization code interception and injection attacks in
@@ -1416,6 +1482,14 @@ impl ::agentspec_types::codec::Encode for PKCEPolicy {
             ::agentspec_types::codec::Encode::encode(&self.method, sink, cx);
         }
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for PKCEPolicy {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -1681,6 +1755,14 @@ impl ::agentspec_types::codec::Encode for RetryPolicy {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for RetryPolicy {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+    }
+}
 /// Class to specify parameters of the MCP client session.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionParameters {
@@ -1739,6 +1821,14 @@ impl ::agentspec_types::codec::Encode for SessionParameters {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for SessionParameters {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+    }
+}
 /// One of: String (JSON string), List (JSON array).
 #[derive(Debug, Clone, PartialEq)]
 pub enum BuiltinToolExecutorName {
@@ -1790,6 +1880,21 @@ impl ::agentspec_types::codec::Encode for BuiltinToolExecutorName {
             }
             BuiltinToolExecutorName::List(value) => {
                 ::agentspec_types::codec::Encode::encode(value, sink, cx)
+            }
+        }
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for BuiltinToolExecutorName {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            BuiltinToolExecutorName::String(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+            BuiltinToolExecutorName::List(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
             }
         }
     }
@@ -1850,6 +1955,21 @@ impl ::agentspec_types::codec::Encode for GeminiVertexAIAuthConfigCredentials {
         }
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for GeminiVertexAIAuthConfigCredentials {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            GeminiVertexAIAuthConfigCredentials::String(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+            GeminiVertexAIAuthConfigCredentials::Object(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+        }
+    }
+}
 /// One of: String (JSON string), MCPToolSpec (JSON object).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MCPToolBoxToolFilter {
@@ -1901,6 +2021,21 @@ impl ::agentspec_types::codec::Encode for MCPToolBoxToolFilter {
             }
             MCPToolBoxToolFilter::MCPToolSpec(value) => {
                 ::agentspec_types::codec::Encode::encode(value, sink, cx)
+            }
+        }
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for MCPToolBoxToolFilter {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            MCPToolBoxToolFilter::String(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+            MCPToolBoxToolFilter::MCPToolSpec(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
             }
         }
     }
@@ -1960,6 +2095,21 @@ impl ::agentspec_types::codec::Encode for OAuthConfigScopes {
         }
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OAuthConfigScopes {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            OAuthConfigScopes::String(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+            OAuthConfigScopes::List(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+        }
+    }
+}
 /// One of: Bool (JSON boolean), HandoffMode (JSON string).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SwarmHandoff {
@@ -2011,6 +2161,21 @@ impl ::agentspec_types::codec::Encode for SwarmHandoff {
             }
             SwarmHandoff::HandoffMode(value) => {
                 ::agentspec_types::codec::Encode::encode(value, sink, cx)
+            }
+        }
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for SwarmHandoff {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            SwarmHandoff::Bool(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
+            }
+            SwarmHandoff::HandoffMode(value) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(value, f)
             }
         }
     }
@@ -2303,6 +2468,19 @@ impl ::agentspec_types::codec::Encode for A2AAgent {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for A2AAgent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.connection_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Class to specify configuration settings for establishing a connection in A2A communication.
@@ -2643,6 +2821,18 @@ impl ::agentspec_types::codec::Encode for A2AConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for A2AConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// An agent is a component that can do several rounds of conversation to solve a task.
 ///
 /// It can be executed by itself, or be executed in a flow using an AgentNode.
@@ -2941,6 +3131,22 @@ impl ::agentspec_types::codec::Encode for Agent {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for Agent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.llm_config, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.tools, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.toolboxes, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.transforms, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// The agent execution node is a node that will execute an agent as part of a flow.
 ///
 /// If branches are configured, the agent will be prompted to select a branch before the agent node
@@ -3216,6 +3422,19 @@ impl ::agentspec_types::codec::Encode for AgentNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AgentNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.agent, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Parameters used to specialize an agent for a certain goal or task.
@@ -3528,6 +3747,19 @@ impl ::agentspec_types::codec::Encode for AgentSpecializationParameters {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AgentSpecializationParameters {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.additional_tools, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Make an API call.
@@ -3962,6 +4194,18 @@ impl ::agentspec_types::codec::Encode for ApiNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for ApiNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Select the next node to transition to based on a mapping.
 ///
 /// The input is used as key for the mapping. If the input does not correspond to any of the keys
@@ -4267,6 +4511,18 @@ impl ::agentspec_types::codec::Encode for BranchingNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for BranchingNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// A tool that is built into and executed by the orchestrator
@@ -4601,6 +4857,18 @@ impl ::agentspec_types::codec::Encode for BuiltinTool {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for BuiltinTool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Node to execute a Flow and catch exceptions.
 ///
 /// - If no exception is caught, the node will transition to the branches of its subflow.
@@ -4885,6 +5153,19 @@ impl ::agentspec_types::codec::Encode for CatchExceptionNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for CatchExceptionNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.subflow, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// A tool that needs to be run by the client application.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientTool {
@@ -5093,6 +5374,18 @@ impl ::agentspec_types::codec::Encode for ClientTool {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for ClientTool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// A control flow edge specifies a possible transition from a node to another in a flow.
 ///
 /// A single node can have several potential next nodes, in which case several control flow edges
@@ -5298,6 +5591,20 @@ impl ::agentspec_types::codec::Encode for ControlFlowEdge {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ControlFlowEdge {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.from_node, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.to_node, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Summarizes conversations exceeding a configured size threshold using an LLM and caches
@@ -5776,6 +6083,20 @@ impl ::agentspec_types::codec::Encode for ConversationSummarizationTransform {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for ConversationSummarizationTransform {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.llm, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.datastore, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// A data flow edge specifies how the output of a node propagates as input of another node.
 ///
 /// An outputs can be propagated as input of several nodes.
@@ -6017,6 +6338,20 @@ impl ::agentspec_types::codec::Encode for DataFlowEdge {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for DataFlowEdge {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.source_node, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.destination_node, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// End nodes denote the end of the execution of a flow.
@@ -6346,6 +6681,18 @@ impl ::agentspec_types::codec::Encode for EndNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for EndNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// A flow is a component to model sequences of operations to do in a precised order.
 ///
 /// The operations and sequence is defined by the nodes and transitions associated to the flow.
@@ -6645,6 +6992,24 @@ impl ::agentspec_types::codec::Encode for Flow {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for Flow {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.start_node, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.nodes, f);
+        ::agentspec_types::walk::Walk::<
+            Component,
+        >::walk(&self.control_flow_connections, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.data_flow_connections, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// The flow node executes a subflow as part of a flow.
@@ -7091,6 +7456,19 @@ impl ::agentspec_types::codec::Encode for FlowNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for FlowNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.subflow, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Authentication settings for Gemini via Google AI Studio.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GeminiAIStudioAuthConfig {
@@ -7304,6 +7682,18 @@ impl ::agentspec_types::codec::Encode for GeminiAIStudioAuthConfig {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for GeminiAIStudioAuthConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Configure a connection to a Gemini LLM (AI Studio or Vertex AI).
@@ -7652,6 +8042,19 @@ impl ::agentspec_types::codec::Encode for GeminiConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for GeminiConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Authentication settings for Gemini via Google Vertex AI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GeminiVertexAIAuthConfig {
@@ -7912,6 +8315,18 @@ impl ::agentspec_types::codec::Encode for GeminiVertexAIAuthConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for GeminiVertexAIAuthConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// In-memory datastore for testing and development purposes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InMemoryCollectionDatastore {
@@ -8131,6 +8546,18 @@ impl ::agentspec_types::codec::Encode for InMemoryCollectionDatastore {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for InMemoryCollectionDatastore {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// This node interrupts the execution of the flow in order to wait for a user input, and restarts after receiving it.
@@ -8395,6 +8822,18 @@ impl ::agentspec_types::codec::Encode for InputMessageNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for InputMessageNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// A LLM configuration defines how to connect to a LLM to do generation requests.
@@ -8749,6 +9188,18 @@ impl ::agentspec_types::codec::Encode for LlmConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for LlmConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Execute a prompt template with a given LLM.
 ///
 /// This node is intended to be a part of a Flow.
@@ -9032,6 +9483,19 @@ impl ::agentspec_types::codec::Encode for LlmNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for LlmNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.llm_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Class for tools exposed by MCP servers
 #[derive(Debug, Clone, PartialEq)]
 pub struct MCPTool {
@@ -9261,6 +9725,19 @@ impl ::agentspec_types::codec::Encode for MCPTool {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for MCPTool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client_transport, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Class to dynamically expose a list of tools from a MCP Server.
@@ -9521,6 +9998,20 @@ impl ::agentspec_types::codec::Encode for MCPToolBox {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for MCPToolBox {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client_transport, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.tool_filter, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Specification of MCP tool
 #[derive(Debug, Clone, PartialEq)]
 pub struct MCPToolSpec {
@@ -9768,6 +10259,18 @@ impl ::agentspec_types::codec::Encode for MCPToolSpec {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for MCPToolSpec {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Mutual-TLS Connection Configuration to Oracle Database.
@@ -10106,6 +10609,18 @@ impl ::agentspec_types::codec::Encode for MTlsOracleDatabaseConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for MTlsOracleDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Defines a ``ManagerWorkers`` conversational component.
 ///
 /// A ``ManagerWorkers`` is a multi-agent conversational component in which a group manager
@@ -10396,6 +10911,20 @@ impl ::agentspec_types::codec::Encode for ManagerWorkers {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ManagerWorkers {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.group_manager, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.workers, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// The map node executes a subflow on each element of a given input as part of a flow.
@@ -10872,6 +11401,19 @@ impl ::agentspec_types::codec::Encode for MapNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for MapNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.subflow, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Summarizes oversized messages using an LLM and optionally caches summaries.
 ///
 /// This is useful for long conversations where the context can become too large for the LLM to handle.
@@ -11272,6 +11814,20 @@ impl ::agentspec_types::codec::Encode for MessageSummarizationTransform {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for MessageSummarizationTransform {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.llm, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.datastore, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// OAuth client identity / registration configuration.
 ///
 /// This configuration describes how the runtime establishes the OAuth client
@@ -11637,6 +12193,18 @@ impl ::agentspec_types::codec::Encode for OAuthClientConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OAuthClientConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Configure OAuth-based authentication for a tool or transport.
 ///
 /// OAuthConfig is a generic configuration that can be used for both MCP servers
@@ -11993,6 +12561,19 @@ impl ::agentspec_types::codec::Encode for OAuthConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OAuthConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// An agent is a component that can do several rounds of conversation to solve a task.
 ///
 /// The agent is defined on the OCI console and this is only a wrapper to connect to it.
@@ -12243,6 +12824,19 @@ impl ::agentspec_types::codec::Encode for OciAgent {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OciAgent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// OCI client config class for authentication using API\_KEY and a config file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OciClientConfigWithApiKey {
@@ -12487,6 +13081,18 @@ impl ::agentspec_types::codec::Encode for OciClientConfigWithApiKey {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfigWithApiKey {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// OCI client config class for authentication using INSTANCE\_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OciClientConfigWithInstancePrincipal {
@@ -12695,6 +13301,18 @@ impl ::agentspec_types::codec::Encode for OciClientConfigWithInstancePrincipal {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfigWithInstancePrincipal {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// OCI client config class for authentication using RESOURCE\_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OciClientConfigWithResourcePrincipal {
@@ -12901,6 +13519,18 @@ impl ::agentspec_types::codec::Encode for OciClientConfigWithResourcePrincipal {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfigWithResourcePrincipal {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// OCI client config class for authentication using SECURITY\_TOKEN.
@@ -13151,6 +13781,18 @@ impl ::agentspec_types::codec::Encode for OciClientConfigWithSecurityToken {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfigWithSecurityToken {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Class to configure a connection to a OCI GenAI hosted model.
@@ -13537,6 +14179,19 @@ impl ::agentspec_types::codec::Encode for OciGenAiConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OciGenAiConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Class to configure a connection to a local model ran with Ollama.
 ///
 /// Requires to specify the url and port at which the model is running.
@@ -13898,6 +14553,18 @@ impl ::agentspec_types::codec::Encode for OllamaConfig {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OllamaConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Class to configure a connection to an LLM that is compatible with OpenAI completions APIs.
@@ -14287,6 +14954,18 @@ impl ::agentspec_types::codec::Encode for OpenAiCompatibleConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OpenAiCompatibleConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Class to configure a connection to a OpenAI LLM.
 ///
 /// Requires to specify the identity of the model to use.
@@ -14577,6 +15256,18 @@ impl ::agentspec_types::codec::Encode for OpenAiConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OpenAiConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Datastore that uses Oracle Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OracleDatabaseDatastore {
@@ -14819,6 +15510,19 @@ impl ::agentspec_types::codec::Encode for OracleDatabaseDatastore {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OracleDatabaseDatastore {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.connection_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// This node appends an agent message to the ongoing flow conversation.
@@ -15078,6 +15782,18 @@ impl ::agentspec_types::codec::Encode for OutputMessageNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OutputMessageNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// The parallel flow node executes multiple subflows in parallel.
@@ -15354,6 +16070,19 @@ impl ::agentspec_types::codec::Encode for ParallelFlowNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ParallelFlowNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.subflows, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// The parallel map node executes a subflow on each element of a given input in a parallel manner.
@@ -15769,6 +16498,19 @@ impl ::agentspec_types::codec::Encode for ParallelMapNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for ParallelMapNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.subflow, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Datastore that uses PostgreSQL Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PostgresDatabaseDatastore {
@@ -16011,6 +16753,19 @@ impl ::agentspec_types::codec::Encode for PostgresDatabaseDatastore {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for PostgresDatabaseDatastore {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.connection_config, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// A tool that is run remotely and called through REST.
@@ -16381,6 +17136,18 @@ impl ::agentspec_types::codec::Encode for RemoteTool {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for RemoteTool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Transport implementation that connects to an MCP server via Server-Sent Events.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SSETransport {
@@ -16666,6 +17433,19 @@ impl ::agentspec_types::codec::Encode for SSETransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for SSETransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Transport layer for SSE with mTLS (mutual Transport Layer Security).
@@ -17006,6 +17786,19 @@ impl ::agentspec_types::codec::Encode for SSEmTLSTransport {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for SSEmTLSTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// A tool that is registered to and executed by the orchestrator.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerTool {
@@ -17212,6 +18005,18 @@ impl ::agentspec_types::codec::Encode for ServerTool {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ServerTool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// A specialized agent is an agent that uses an existing generic agent and
@@ -17507,6 +18312,22 @@ impl ::agentspec_types::codec::Encode for SpecializedAgent {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for SpecializedAgent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.agent, f);
+        ::agentspec_types::walk::Walk::<
+            Component,
+        >::walk(&self.agent_specialization_parameters, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Start nodes denote the start of the execution of a flow.
 ///
 /// - \*\*Inputs\*\*
@@ -17762,6 +18583,18 @@ impl ::agentspec_types::codec::Encode for StartNode {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for StartNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Base transport for connecting to an MCP server via subprocess with stdio.
 ///
 /// This is a base class that can be subclassed for specific command-based
@@ -17989,6 +18822,18 @@ impl ::agentspec_types::codec::Encode for StdioTransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for StdioTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Transport implementation that connects to an MCP server via Streamable HTTP.
@@ -18284,6 +19129,19 @@ impl ::agentspec_types::codec::Encode for StreamableHTTPTransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for StreamableHTTPTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Transport layer for streamable HTTP with mTLS (mutual Transport Layer Security).
@@ -18651,6 +19509,19 @@ impl ::agentspec_types::codec::Encode for StreamableHTTPmTLSTransport {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for StreamableHTTPmTLSTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// Defines a ``Swarm`` conversational component.
 ///
 /// A ``Swarm`` is a multi-agent conversational component in which each agent determines
@@ -18956,6 +19827,20 @@ impl ::agentspec_types::codec::Encode for Swarm {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for Swarm {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.first_agent, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.relationships, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// TLS Connection Configuration to Oracle Database.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TlsOracleDatabaseConnectionConfig {
@@ -19244,6 +20129,18 @@ impl ::agentspec_types::codec::Encode for TlsOracleDatabaseConnectionConfig {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for TlsOracleDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Configuration for a PostgreSQL connection with TLS/SSL support.
@@ -19596,6 +20493,18 @@ impl ::agentspec_types::codec::Encode for TlsPostgresDatabaseConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for TlsPostgresDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 /// The tool execution node is a node that will execute a tool as part of a flow.
 ///
 /// - \*\*Inputs\*\*
@@ -19853,6 +20762,19 @@ impl ::agentspec_types::codec::Encode for ToolNode {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ToolNode {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.tool, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
     }
 }
 /// Class to configure a connection to a vLLM-hosted LLM.
@@ -20218,6 +21140,18 @@ impl ::agentspec_types::codec::Encode for VllmConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for VllmConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::walk::Visit::Component(self));
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgenticComponent {
     /// A `A2AAgent`.
@@ -20421,6 +21355,36 @@ impl ::agentspec_types::codec::Encode for AgenticComponent {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AgenticComponent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AgenticComponent::A2AAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::Agent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::Flow(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::ManagerWorkers(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::OciAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::SpecializedAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AgenticComponent::Swarm(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -20634,6 +21598,36 @@ impl ::agentspec_types::codec::Encode for AnyLlmConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for AnyLlmConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AnyLlmConfig::GeminiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::LlmConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::OciGenAiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::OllamaConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::OpenAiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyLlmConfig::VllmConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyOpenAiCompatibleConfig {
     /// A `OllamaConfig`.
@@ -20779,6 +21773,24 @@ impl ::agentspec_types::codec::Encode for AnyOpenAiCompatibleConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for AnyOpenAiCompatibleConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AnyOpenAiCompatibleConfig::OllamaConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyOpenAiCompatibleConfig::VllmConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnySSETransport {
     /// A `SSETransport`.
@@ -20891,6 +21903,21 @@ impl ::agentspec_types::codec::Encode for AnySSETransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnySSETransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AnySSETransport::SSETransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnySSETransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -21020,6 +22047,21 @@ impl ::agentspec_types::codec::Encode for AnyStreamableHTTPTransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnyStreamableHTTPTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -21164,6 +22206,21 @@ impl ::agentspec_types::codec::Encode for AnyTlsOracleDatabaseConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for AnyTlsOracleDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AuthConfig {
     /// A `OAuthConfig`.
@@ -21251,6 +22308,18 @@ impl ::agentspec_types::codec::Encode for AuthConfig {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AuthConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            AuthConfig::OAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -21432,6 +22501,30 @@ impl ::agentspec_types::codec::Encode for ClientTransport {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ClientTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            ClientTransport::SSETransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ClientTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ClientTransport::StdioTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ClientTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ClientTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -22051,6 +23144,99 @@ impl ::agentspec_types::codec::Encode for ComponentWithIO {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for ComponentWithIO {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            ComponentWithIO::A2AAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::Agent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::AgentNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::AgentSpecializationParameters(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ApiNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::BranchingNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::BuiltinTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::CatchExceptionNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ClientTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::EndNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::Flow(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::FlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::InputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::LlmNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::MCPTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::MCPToolSpec(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ManagerWorkers(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::MapNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::OciAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::OutputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ParallelFlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ParallelMapNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::RemoteTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ServerTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::SpecializedAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::StartNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::Swarm(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ComponentWithIO::ToolNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum Datastore {
     /// A `InMemoryCollectionDatastore`.
@@ -22192,6 +23378,24 @@ impl ::agentspec_types::codec::Encode for Datastore {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for Datastore {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            Datastore::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Datastore::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Datastore::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum GeminiAuthConfig {
     /// A `GeminiAIStudioAuthConfig`.
@@ -22309,6 +23513,21 @@ impl ::agentspec_types::codec::Encode for GeminiAuthConfig {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for GeminiAuthConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -22441,6 +23660,21 @@ impl ::agentspec_types::codec::Encode for MessageTransform {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for MessageTransform {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            MessageTransform::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            MessageTransform::MessageSummarizationTransform(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -22744,6 +23978,49 @@ impl ::agentspec_types::codec::Encode for Node {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for Node {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            Node::AgentNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::ApiNode(c) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            Node::BranchingNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::CatchExceptionNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::EndNode(c) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            Node::FlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::InputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::LlmNode(c) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            Node::MapNode(c) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            Node::OutputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::ParallelFlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::ParallelMapNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::StartNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Node::ToolNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum OciClientConfig {
     /// A `OciClientConfigWithApiKey`.
@@ -22939,6 +24216,27 @@ impl ::agentspec_types::codec::Encode for OciClientConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            OciClientConfig::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            OciClientConfig::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            OciClientConfig::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum OracleDatabaseConnectionConfig {
     /// A `MTlsOracleDatabaseConnectionConfig`.
@@ -23081,6 +24379,21 @@ impl ::agentspec_types::codec::Encode for OracleDatabaseConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for OracleDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostgresDatabaseConnectionConfig {
     /// A `TlsPostgresDatabaseConnectionConfig`.
@@ -23192,6 +24505,18 @@ impl ::agentspec_types::codec::Encode for PostgresDatabaseConnectionConfig {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for PostgresDatabaseConnectionConfig {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum RemoteAgent {
     /// A `A2AAgent`.
@@ -23294,6 +24619,21 @@ impl ::agentspec_types::codec::Encode for RemoteAgent {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for RemoteAgent {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            RemoteAgent::A2AAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            RemoteAgent::OciAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -23457,6 +24797,27 @@ impl ::agentspec_types::codec::Encode for RemoteTransport {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for RemoteTransport {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            RemoteTransport::SSETransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            RemoteTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            RemoteTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            RemoteTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tool {
     /// A `BuiltinTool`.
@@ -23612,6 +24973,28 @@ impl ::agentspec_types::codec::Encode for Tool {
         sink.end_object();
     }
 }
+impl ::agentspec_types::walk::Walk<Component> for Tool {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            Tool::BuiltinTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Tool::ClientTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Tool::MCPTool(c) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            Tool::RemoteTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Tool::ServerTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolBox {
     /// A `MCPToolBox`.
@@ -23699,6 +25082,18 @@ impl ::agentspec_types::codec::Encode for ToolBox {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ToolBox {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            ToolBox::MCPToolBox(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 /// Any concrete component: the root of a document, or an entry of `$referenced\_components`.
@@ -24934,6 +26329,195 @@ impl ::agentspec_types::codec::Encode for Component {
         sink.begin_object();
         self.encode_body(sink, cx);
         sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for Component {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        match self {
+            Component::A2AAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::A2AConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::Agent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::AgentNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::AgentSpecializationParameters(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ApiNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::BranchingNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::BuiltinTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::CatchExceptionNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ClientTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ControlFlowEdge(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::DataFlowEdge(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::EndNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::Flow(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::FlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::GeminiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::InputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::LlmConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::LlmNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MCPTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MCPToolBox(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MCPToolSpec(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ManagerWorkers(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MapNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::MessageSummarizationTransform(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OAuthClientConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OAuthConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OciGenAiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OllamaConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OpenAiConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::OutputMessageNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ParallelFlowNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ParallelMapNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::RemoteTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::SSETransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::SSEmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ServerTool(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::SpecializedAgent(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::StartNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::StdioTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::StreamableHTTPTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::Swarm(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::ToolNode(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            Component::VllmConfig(c) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+        }
     }
 }
 impl ::agentspec_types::codec::ComponentSet for Component {

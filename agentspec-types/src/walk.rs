@@ -1,0 +1,78 @@
+//! Walking a document: every component, inline at any depth, and every
+//! `$referenced_components` map.
+
+use indexmap::IndexMap;
+
+use crate::codec::Component;
+use crate::refs::{RefOr, Sensitive};
+
+/// What a walk meets, in document order.
+pub enum Visit<'a, C> {
+    /// A component written inline (references are not followed).
+    Component(&'a dyn Component),
+    /// A non-empty `$referenced_components` map (its entries are visited next).
+    Referenced(&'a IndexMap<String, C>),
+}
+
+/// Types that may hold components of the type set `C`.
+pub trait Walk<C> {
+    /// Calls `f` for every component and `$referenced_components` map inside `self`.
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>));
+}
+
+macro_rules! leaf {
+    ($($t:ty),*) => {$(
+        impl<C> Walk<C> for $t {
+            fn walk<'a>(&'a self, _f: &mut dyn FnMut(Visit<'a, C>)) {}
+        }
+    )*};
+}
+
+leaf!(String, bool, i64, f64, serde_json::Value, serde_json::Map<String, serde_json::Value>);
+
+impl<C, T: Walk<C>> Walk<C> for Option<T> {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        if let Some(v) = self {
+            v.walk(f);
+        }
+    }
+}
+
+impl<C, T: Walk<C>> Walk<C> for Vec<T> {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        for item in self {
+            item.walk(f);
+        }
+    }
+}
+
+impl<C, T: Walk<C>> Walk<C> for IndexMap<String, T> {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        for value in self.values() {
+            value.walk(f);
+        }
+    }
+}
+
+impl<C, A: Walk<C>, B: Walk<C>> Walk<C> for (A, B) {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        self.0.walk(f);
+        self.1.walk(f);
+    }
+}
+
+impl<C, T: Walk<C>> Walk<C> for RefOr<T> {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        if let RefOr::Inline(c) = self {
+            c.walk(f);
+        }
+    }
+}
+
+impl<C, T: Walk<C>> Walk<C> for Sensitive<T> {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        if let Sensitive::Value(v) = self {
+            v.walk(f);
+        }
+    }
+}
