@@ -3,7 +3,6 @@
 
 use agentspec_tests::fixtures;
 use agentspec_types::Document;
-use agentspec_types::codec::Component as _;
 use serde_json::Value;
 
 /// (component ids in pre-order, number of non-empty `$referenced_components` maps).
