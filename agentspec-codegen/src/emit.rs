@@ -575,7 +575,7 @@ impl Emitter<'_> {
                     }
                     #( #finish )*
                     let component = #name { #( #names: #names?, )* };
-                    cx.define(#rt::codec::Component::id(&component), offset, path);
+                    cx.define(#rt::codec::ComponentInfo::id(&component), offset, path);
                     ::std::option::Option::Some(component)
                 }
                 /// Writes the keys of this component (without the enclosing braces).
@@ -585,7 +585,7 @@ impl Emitter<'_> {
                     #( #encode )*
                 }
             }
-            impl #rt::codec::Component for #name {
+            impl #rt::codec::ComponentInfo for #name {
                 fn component_type(&self) -> &'static str { #name_str }
                 fn id(&self) -> &str { #id }
                 fn name(&self) -> &str { #display_name }
@@ -637,10 +637,10 @@ impl Emitter<'_> {
                     match self { #( #ename::#variants(c) => c.encode_body(sink, cx), )* }
                 }
             }
-            impl #rt::codec::Component for #ename {
+            impl #rt::codec::ComponentInfo for #ename {
                 fn component_type(&self) -> &'static str { match self { #( #ename::#variants(c) => c.component_type(), )* } }
-                fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::Component::id(&**c), )* } }
-                fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::Component::name(&**c), )* } }
+                fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* } }
+                fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* } }
             }
             #(
                 impl ::std::convert::From<#variants> for #ename {

@@ -70,6 +70,28 @@ impl Settings {
         self
     }
 
+    /// Adds every `*.json` file of a folder (sorted by name), such as the workspace's
+    /// `schema/` folder.
+    pub fn schema_dir(mut self, dir: impl AsRef<Path>) -> Result<Self, Error> {
+        let dir = dir.as_ref();
+        let io = |source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(io)? {
+            let path = entry.map_err(io)?.path();
+            if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+        files.sort();
+        for file in files {
+            self = self.schema_file(file);
+        }
+        Ok(self)
+    }
+
     /// Adds a schema given as text; `name` is used in error messages.
     pub fn schema_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
         self.schemas

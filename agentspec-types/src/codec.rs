@@ -104,7 +104,7 @@ pub trait Encode {
 }
 
 /// What every component has, whatever its type.
-pub trait Component: Sync {
+pub trait ComponentInfo: Sync {
     /// Its `component_type`.
     fn component_type(&self) -> &'static str;
     /// Its id (`""` for the rare type without one).
@@ -114,7 +114,7 @@ pub trait Component: Sync {
 }
 
 /// The set of every concrete component type of one generated type set: the document root.
-pub trait ComponentSet: Component + crate::walk::Walk<Self> + Sized {
+pub trait ComponentSet: ComponentInfo + crate::walk::Walk<Self> + Sized {
     /// Every Agent Spec version the schema files list, in order.
     const VERSIONS: &'static [Version];
     /// Every `component_type` of the set.

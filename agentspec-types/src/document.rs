@@ -8,7 +8,7 @@ use std::path::Path as FsPath;
 
 use indexmap::IndexMap;
 
-use crate::codec::{Component, ComponentSet, Decoder, Encoder, Path};
+use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Path};
 use crate::diagnostic::{Diagnostic, LineIndex, push_pointer_token};
 use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::sink::Sink;
@@ -224,7 +224,7 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Every component written inline in the document, at any depth (inside
     /// `$referenced_components` too), in document order, the root first.
-    pub fn components(&self) -> Vec<&dyn Component>
+    pub fn components(&self) -> Vec<&dyn ComponentInfo>
     where
         C: Sync,
     {

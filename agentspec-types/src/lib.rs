@@ -40,6 +40,7 @@ pub mod version;
 pub mod walk;
 pub mod yaml;
 
+pub use codec::ComponentInfo;
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{Format, LoadError};
 pub use indexmap::IndexMap;

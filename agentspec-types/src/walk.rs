@@ -3,13 +3,13 @@
 
 use indexmap::IndexMap;
 
-use crate::codec::Component;
+use crate::codec::ComponentInfo;
 use crate::refs::{RefOr, Sensitive};
 
 /// What a walk meets, in document order.
 pub enum Visit<'a, C> {
     /// A component written inline (references are not followed).
-    Component(&'a dyn Component),
+    Component(&'a dyn ComponentInfo),
     /// A non-empty `$referenced_components` map (its entries are visited next).
     Referenced(&'a IndexMap<String, C>),
 }

@@ -2337,7 +2337,7 @@ impl A2AAgent {
             session_parameters: session_parameters?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -2428,7 +2428,7 @@ impl A2AAgent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for A2AAgent {
+impl ::agentspec_types::codec::ComponentInfo for A2AAgent {
     fn component_type(&self) -> &'static str {
         "A2AAgent"
     }
@@ -2655,7 +2655,7 @@ impl A2AConnectionConfig {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -2779,7 +2779,7 @@ impl A2AConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for A2AConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for A2AConnectionConfig {
     fn component_type(&self) -> &'static str {
         "A2AConnectionConfig"
     }
@@ -3026,7 +3026,7 @@ impl Agent {
             transforms: transforms?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -3094,7 +3094,7 @@ impl Agent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Agent {
+impl ::agentspec_types::codec::ComponentInfo for Agent {
     fn component_type(&self) -> &'static str {
         "Agent"
     }
@@ -3345,7 +3345,7 @@ impl AgentNode {
             agent: agent?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -3382,7 +3382,7 @@ impl AgentNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AgentNode {
+impl ::agentspec_types::codec::ComponentInfo for AgentNode {
     fn component_type(&self) -> &'static str {
         "AgentNode"
     }
@@ -3600,7 +3600,7 @@ impl AgentSpecializationParameters {
             human_in_the_loop: human_in_the_loop?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -3707,7 +3707,7 @@ impl AgentSpecializationParameters {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AgentSpecializationParameters {
+impl ::agentspec_types::codec::ComponentInfo for AgentSpecializationParameters {
     fn component_type(&self) -> &'static str {
         "AgentSpecializationParameters"
     }
@@ -4074,7 +4074,7 @@ impl ApiNode {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -4152,7 +4152,7 @@ impl ApiNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ApiNode {
+impl ::agentspec_types::codec::ComponentInfo for ApiNode {
     fn component_type(&self) -> &'static str {
         "ApiNode"
     }
@@ -4434,7 +4434,7 @@ impl BranchingNode {
             mapping: mapping?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -4471,7 +4471,7 @@ impl BranchingNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for BranchingNode {
+impl ::agentspec_types::codec::ComponentInfo for BranchingNode {
     fn component_type(&self) -> &'static str {
         "BranchingNode"
     }
@@ -4699,7 +4699,7 @@ impl BuiltinTool {
             tool_version: tool_version?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -4815,7 +4815,7 @@ impl BuiltinTool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for BuiltinTool {
+impl ::agentspec_types::codec::ComponentInfo for BuiltinTool {
     fn component_type(&self) -> &'static str {
         "BuiltinTool"
     }
@@ -5026,7 +5026,7 @@ impl CatchExceptionNode {
             subflow: subflow?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -5111,7 +5111,7 @@ impl CatchExceptionNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for CatchExceptionNode {
+impl ::agentspec_types::codec::ComponentInfo for CatchExceptionNode {
     fn component_type(&self) -> &'static str {
         "CatchExceptionNode"
     }
@@ -5286,7 +5286,7 @@ impl ClientTool {
             requires_confirmation: requires_confirmation?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -5332,7 +5332,7 @@ impl ClientTool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ClientTool {
+impl ::agentspec_types::codec::ComponentInfo for ClientTool {
     fn component_type(&self) -> &'static str {
         "ClientTool"
     }
@@ -5516,7 +5516,7 @@ impl ControlFlowEdge {
             to_node: to_node?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -5551,7 +5551,7 @@ impl ControlFlowEdge {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ControlFlowEdge {
+impl ::agentspec_types::codec::ComponentInfo for ControlFlowEdge {
     fn component_type(&self) -> &'static str {
         "ControlFlowEdge"
     }
@@ -5880,7 +5880,7 @@ impl ConversationSummarizationTransform {
             datastore: datastore?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -6041,7 +6041,7 @@ impl ConversationSummarizationTransform {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ConversationSummarizationTransform {
+impl ::agentspec_types::codec::ComponentInfo for ConversationSummarizationTransform {
     fn component_type(&self) -> &'static str {
         "ConversationSummarizationTransform"
     }
@@ -6261,7 +6261,7 @@ impl DataFlowEdge {
             destination_input: destination_input?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -6298,7 +6298,7 @@ impl DataFlowEdge {
         }
     }
 }
-impl ::agentspec_types::codec::Component for DataFlowEdge {
+impl ::agentspec_types::codec::ComponentInfo for DataFlowEdge {
     fn component_type(&self) -> &'static str {
         "DataFlowEdge"
     }
@@ -6602,7 +6602,7 @@ impl EndNode {
             branch_name: branch_name?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -6639,7 +6639,7 @@ impl EndNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for EndNode {
+impl ::agentspec_types::codec::ComponentInfo for EndNode {
     fn component_type(&self) -> &'static str {
         "EndNode"
     }
@@ -6912,7 +6912,7 @@ impl Flow {
             data_flow_connections: data_flow_connections?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -6957,7 +6957,7 @@ impl Flow {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Flow {
+impl ::agentspec_types::codec::ComponentInfo for Flow {
     fn component_type(&self) -> &'static str {
         "Flow"
     }
@@ -7377,7 +7377,7 @@ impl FlowNode {
             subflow: subflow?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -7414,7 +7414,7 @@ impl FlowNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for FlowNode {
+impl ::agentspec_types::codec::ComponentInfo for FlowNode {
     fn component_type(&self) -> &'static str {
         "FlowNode"
     }
@@ -7579,7 +7579,7 @@ impl GeminiAIStudioAuthConfig {
             api_key: api_key?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -7642,7 +7642,7 @@ impl GeminiAIStudioAuthConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for GeminiAIStudioAuthConfig {
+impl ::agentspec_types::codec::ComponentInfo for GeminiAIStudioAuthConfig {
     fn component_type(&self) -> &'static str {
         "GeminiAIStudioAuthConfig"
     }
@@ -7880,7 +7880,7 @@ impl GeminiConfig {
             auth: auth?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -8000,7 +8000,7 @@ impl GeminiConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for GeminiConfig {
+impl ::agentspec_types::codec::ComponentInfo for GeminiConfig {
     fn component_type(&self) -> &'static str {
         "GeminiConfig"
     }
@@ -8190,7 +8190,7 @@ impl GeminiVertexAIAuthConfig {
             credentials: credentials?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -8273,7 +8273,7 @@ impl GeminiVertexAIAuthConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for GeminiVertexAIAuthConfig {
+impl ::agentspec_types::codec::ComponentInfo for GeminiVertexAIAuthConfig {
     fn component_type(&self) -> &'static str {
         "GeminiVertexAIAuthConfig"
     }
@@ -8452,7 +8452,7 @@ impl InMemoryCollectionDatastore {
             datastore_schema: datastore_schema?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -8506,7 +8506,7 @@ impl InMemoryCollectionDatastore {
         }
     }
 }
-impl ::agentspec_types::codec::Component for InMemoryCollectionDatastore {
+impl ::agentspec_types::codec::ComponentInfo for InMemoryCollectionDatastore {
     fn component_type(&self) -> &'static str {
         "InMemoryCollectionDatastore"
     }
@@ -8745,7 +8745,7 @@ impl InputMessageNode {
             message: message?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -8782,7 +8782,7 @@ impl InputMessageNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for InputMessageNode {
+impl ::agentspec_types::codec::ComponentInfo for InputMessageNode {
     fn component_type(&self) -> &'static str {
         "InputMessageNode"
     }
@@ -9023,7 +9023,7 @@ impl LlmConfig {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -9146,7 +9146,7 @@ impl LlmConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for LlmConfig {
+impl ::agentspec_types::codec::ComponentInfo for LlmConfig {
     fn component_type(&self) -> &'static str {
         "LlmConfig"
     }
@@ -9402,7 +9402,7 @@ impl LlmNode {
             prompt_template: prompt_template?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -9441,7 +9441,7 @@ impl LlmNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for LlmNode {
+impl ::agentspec_types::codec::ComponentInfo for LlmNode {
     fn component_type(&self) -> &'static str {
         "LlmNode"
     }
@@ -9637,7 +9637,7 @@ impl MCPTool {
             client_transport: client_transport?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -9685,7 +9685,7 @@ impl MCPTool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MCPTool {
+impl ::agentspec_types::codec::ComponentInfo for MCPTool {
     fn component_type(&self) -> &'static str {
         "MCPTool"
     }
@@ -9878,7 +9878,7 @@ impl MCPToolBox {
             tool_filter: tool_filter?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -9956,7 +9956,7 @@ impl MCPToolBox {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MCPToolBox {
+impl ::agentspec_types::codec::ComponentInfo for MCPToolBox {
     fn component_type(&self) -> &'static str {
         "MCPToolBox"
     }
@@ -10132,7 +10132,7 @@ impl MCPToolSpec {
             requires_confirmation: requires_confirmation?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -10219,7 +10219,7 @@ impl MCPToolSpec {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MCPToolSpec {
+impl ::agentspec_types::codec::ComponentInfo for MCPToolSpec {
     fn component_type(&self) -> &'static str {
         "MCPToolSpec"
     }
@@ -10487,7 +10487,7 @@ impl MTlsOracleDatabaseConnectionConfig {
             wallet_password: wallet_password?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -10567,7 +10567,7 @@ impl MTlsOracleDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MTlsOracleDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for MTlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         "MTlsOracleDatabaseConnectionConfig"
     }
@@ -10793,7 +10793,7 @@ impl ManagerWorkers {
             workers: workers?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -10871,7 +10871,7 @@ impl ManagerWorkers {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ManagerWorkers {
+impl ::agentspec_types::codec::ComponentInfo for ManagerWorkers {
     fn component_type(&self) -> &'static str {
         "ManagerWorkers"
     }
@@ -11320,7 +11320,7 @@ impl MapNode {
             reducers: reducers?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -11359,7 +11359,7 @@ impl MapNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MapNode {
+impl ::agentspec_types::codec::ComponentInfo for MapNode {
     fn component_type(&self) -> &'static str {
         "MapNode"
     }
@@ -11631,7 +11631,7 @@ impl MessageSummarizationTransform {
             datastore: datastore?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -11772,7 +11772,7 @@ impl MessageSummarizationTransform {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MessageSummarizationTransform {
+impl ::agentspec_types::codec::ComponentInfo for MessageSummarizationTransform {
     fn component_type(&self) -> &'static str {
         "MessageSummarizationTransform"
     }
@@ -12021,7 +12021,7 @@ impl OAuthClientConfig {
             registration_endpoint: registration_endpoint?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -12151,7 +12151,7 @@ impl OAuthClientConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OAuthClientConfig {
+impl ::agentspec_types::codec::ComponentInfo for OAuthClientConfig {
     fn component_type(&self) -> &'static str {
         "OAuthClientConfig"
     }
@@ -12396,7 +12396,7 @@ impl OAuthConfig {
             resource: resource?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -12519,7 +12519,7 @@ impl OAuthConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OAuthConfig {
+impl ::agentspec_types::codec::ComponentInfo for OAuthConfig {
     fn component_type(&self) -> &'static str {
         "OAuthConfig"
     }
@@ -12736,7 +12736,7 @@ impl OciAgent {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -12782,7 +12782,7 @@ impl OciAgent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciAgent {
+impl ::agentspec_types::codec::ComponentInfo for OciAgent {
     fn component_type(&self) -> &'static str {
         "OciAgent"
     }
@@ -13002,7 +13002,7 @@ impl OciClientConfigWithApiKey {
             auth_file_location: auth_file_location?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -13039,7 +13039,7 @@ impl OciClientConfigWithApiKey {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciClientConfigWithApiKey {
+impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithApiKey {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithApiKey"
     }
@@ -13226,7 +13226,7 @@ impl OciClientConfigWithInstancePrincipal {
             service_endpoint: service_endpoint?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -13259,7 +13259,7 @@ impl OciClientConfigWithInstancePrincipal {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciClientConfigWithInstancePrincipal {
+impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithInstancePrincipal {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithInstancePrincipal"
     }
@@ -13446,7 +13446,7 @@ impl OciClientConfigWithResourcePrincipal {
             service_endpoint: service_endpoint?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -13479,7 +13479,7 @@ impl OciClientConfigWithResourcePrincipal {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciClientConfigWithResourcePrincipal {
+impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithResourcePrincipal {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithResourcePrincipal"
     }
@@ -13704,7 +13704,7 @@ impl OciClientConfigWithSecurityToken {
             auth_file_location: auth_file_location?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -13741,7 +13741,7 @@ impl OciClientConfigWithSecurityToken {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciClientConfigWithSecurityToken {
+impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithSecurityToken {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithSecurityToken"
     }
@@ -14037,7 +14037,7 @@ impl OciGenAiConfig {
             conversation_store_id: conversation_store_id?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -14137,7 +14137,7 @@ impl OciGenAiConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciGenAiConfig {
+impl ::agentspec_types::codec::ComponentInfo for OciGenAiConfig {
     fn component_type(&self) -> &'static str {
         "OciGenAiConfig"
     }
@@ -14399,7 +14399,7 @@ impl OllamaConfig {
             ca_file: ca_file?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -14513,7 +14513,7 @@ impl OllamaConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OllamaConfig {
+impl ::agentspec_types::codec::ComponentInfo for OllamaConfig {
     fn component_type(&self) -> &'static str {
         "OllamaConfig"
     }
@@ -14793,7 +14793,7 @@ impl OpenAiCompatibleConfig {
             ca_file: ca_file?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -14912,7 +14912,7 @@ impl OpenAiCompatibleConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OpenAiCompatibleConfig {
+impl ::agentspec_types::codec::ComponentInfo for OpenAiCompatibleConfig {
     fn component_type(&self) -> &'static str {
         "OpenAiCompatibleConfig"
     }
@@ -15131,7 +15131,7 @@ impl OpenAiConfig {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -15214,7 +15214,7 @@ impl OpenAiConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OpenAiConfig {
+impl ::agentspec_types::codec::ComponentInfo for OpenAiConfig {
     fn component_type(&self) -> &'static str {
         "OpenAiConfig"
     }
@@ -15414,7 +15414,7 @@ impl OracleDatabaseDatastore {
             connection_config: connection_config?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -15470,7 +15470,7 @@ impl OracleDatabaseDatastore {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OracleDatabaseDatastore {
+impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseDatastore {
     fn component_type(&self) -> &'static str {
         "OracleDatabaseDatastore"
     }
@@ -15705,7 +15705,7 @@ impl OutputMessageNode {
             message: message?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -15742,7 +15742,7 @@ impl OutputMessageNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OutputMessageNode {
+impl ::agentspec_types::codec::ComponentInfo for OutputMessageNode {
     fn component_type(&self) -> &'static str {
         "OutputMessageNode"
     }
@@ -15938,7 +15938,7 @@ impl ParallelFlowNode {
             subflows: subflows?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -16030,7 +16030,7 @@ impl ParallelFlowNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ParallelFlowNode {
+impl ::agentspec_types::codec::ComponentInfo for ParallelFlowNode {
     fn component_type(&self) -> &'static str {
         "ParallelFlowNode"
     }
@@ -16360,7 +16360,7 @@ impl ParallelMapNode {
             reducers: reducers?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -16456,7 +16456,7 @@ impl ParallelMapNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ParallelMapNode {
+impl ::agentspec_types::codec::ComponentInfo for ParallelMapNode {
     fn component_type(&self) -> &'static str {
         "ParallelMapNode"
     }
@@ -16657,7 +16657,7 @@ impl PostgresDatabaseDatastore {
             connection_config: connection_config?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -16713,7 +16713,7 @@ impl PostgresDatabaseDatastore {
         }
     }
 }
-impl ::agentspec_types::codec::Component for PostgresDatabaseDatastore {
+impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseDatastore {
     fn component_type(&self) -> &'static str {
         "PostgresDatabaseDatastore"
     }
@@ -17005,7 +17005,7 @@ impl RemoteTool {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -17094,7 +17094,7 @@ impl RemoteTool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for RemoteTool {
+impl ::agentspec_types::codec::ComponentInfo for RemoteTool {
     fn component_type(&self) -> &'static str {
         "RemoteTool"
     }
@@ -17322,7 +17322,7 @@ impl SSETransport {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -17393,7 +17393,7 @@ impl SSETransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for SSETransport {
+impl ::agentspec_types::codec::ComponentInfo for SSETransport {
     fn component_type(&self) -> &'static str {
         "SSETransport"
     }
@@ -17667,7 +17667,7 @@ impl SSEmTLSTransport {
             ca_file: ca_file?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -17744,7 +17744,7 @@ impl SSEmTLSTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for SSEmTLSTransport {
+impl ::agentspec_types::codec::ComponentInfo for SSEmTLSTransport {
     fn component_type(&self) -> &'static str {
         "SSEmTLSTransport"
     }
@@ -17919,7 +17919,7 @@ impl ServerTool {
             requires_confirmation: requires_confirmation?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -17965,7 +17965,7 @@ impl ServerTool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ServerTool {
+impl ::agentspec_types::codec::ComponentInfo for ServerTool {
     fn component_type(&self) -> &'static str {
         "ServerTool"
     }
@@ -18188,7 +18188,7 @@ impl SpecializedAgent {
             agent_specialization_parameters: agent_specialization_parameters?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -18270,7 +18270,7 @@ impl SpecializedAgent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for SpecializedAgent {
+impl ::agentspec_types::codec::ComponentInfo for SpecializedAgent {
     fn component_type(&self) -> &'static str {
         "SpecializedAgent"
     }
@@ -18506,7 +18506,7 @@ impl StartNode {
             branches: branches?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -18541,7 +18541,7 @@ impl StartNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for StartNode {
+impl ::agentspec_types::codec::ComponentInfo for StartNode {
     fn component_type(&self) -> &'static str {
         "StartNode"
     }
@@ -18743,7 +18743,7 @@ impl StdioTransport {
             cwd: cwd?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -18782,7 +18782,7 @@ impl StdioTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for StdioTransport {
+impl ::agentspec_types::codec::ComponentInfo for StdioTransport {
     fn component_type(&self) -> &'static str {
         "StdioTransport"
     }
@@ -19018,7 +19018,7 @@ impl StreamableHTTPTransport {
             retry_policy: retry_policy?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -19089,7 +19089,7 @@ impl StreamableHTTPTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for StreamableHTTPTransport {
+impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPTransport {
     fn component_type(&self) -> &'static str {
         "StreamableHTTPTransport"
     }
@@ -19390,7 +19390,7 @@ impl StreamableHTTPmTLSTransport {
             ca_file: ca_file?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -19467,7 +19467,7 @@ impl StreamableHTTPmTLSTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for StreamableHTTPmTLSTransport {
+impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPmTLSTransport {
     fn component_type(&self) -> &'static str {
         "StreamableHTTPmTLSTransport"
     }
@@ -19701,7 +19701,7 @@ impl Swarm {
             handoff: handoff?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -19790,7 +19790,7 @@ impl Swarm {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Swarm {
+impl ::agentspec_types::codec::ComponentInfo for Swarm {
     fn component_type(&self) -> &'static str {
         "Swarm"
     }
@@ -20013,7 +20013,7 @@ impl TlsOracleDatabaseConnectionConfig {
             protocol: protocol?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -20089,7 +20089,7 @@ impl TlsOracleDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for TlsOracleDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for TlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         "TlsOracleDatabaseConnectionConfig"
     }
@@ -20346,7 +20346,7 @@ impl TlsPostgresDatabaseConnectionConfig {
             sslcrl: sslcrl?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -20451,7 +20451,7 @@ impl TlsPostgresDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for TlsPostgresDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for TlsPostgresDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         "TlsPostgresDatabaseConnectionConfig"
     }
@@ -20685,7 +20685,7 @@ impl ToolNode {
             tool: tool?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -20722,7 +20722,7 @@ impl ToolNode {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ToolNode {
+impl ::agentspec_types::codec::ComponentInfo for ToolNode {
     fn component_type(&self) -> &'static str {
         "ToolNode"
     }
@@ -20984,7 +20984,7 @@ impl VllmConfig {
             ca_file: ca_file?,
             referenced_components: referenced_components?,
         };
-        cx.define(::agentspec_types::codec::Component::id(&component), offset, path);
+        cx.define(::agentspec_types::codec::ComponentInfo::id(&component), offset, path);
         ::std::option::Option::Some(component)
     }
     /// Writes the keys of this component (without the enclosing braces).
@@ -21098,7 +21098,7 @@ impl VllmConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for VllmConfig {
+impl ::agentspec_types::codec::ComponentInfo for VllmConfig {
     fn component_type(&self) -> &'static str {
         "VllmConfig"
     }
@@ -21239,7 +21239,7 @@ impl AgenticComponent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AgenticComponent {
+impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
     fn component_type(&self) -> &'static str {
         match self {
             AgenticComponent::A2AAgent(c) => c.component_type(),
@@ -21254,39 +21254,51 @@ impl ::agentspec_types::codec::Component for AgenticComponent {
     fn id(&self) -> &str {
         match self {
             AgenticComponent::A2AAgent(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            AgenticComponent::Agent(c) => ::agentspec_types::codec::Component::id(&**c),
-            AgenticComponent::Flow(c) => ::agentspec_types::codec::Component::id(&**c),
+            AgenticComponent::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            AgenticComponent::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             AgenticComponent::ManagerWorkers(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AgenticComponent::OciAgent(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AgenticComponent::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            AgenticComponent::Swarm(c) => ::agentspec_types::codec::Component::id(&**c),
+            AgenticComponent::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
         }
     }
     fn name(&self) -> &str {
         match self {
             AgenticComponent::A2AAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            AgenticComponent::Agent(c) => ::agentspec_types::codec::Component::name(&**c),
-            AgenticComponent::Flow(c) => ::agentspec_types::codec::Component::name(&**c),
+            AgenticComponent::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            AgenticComponent::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             AgenticComponent::ManagerWorkers(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AgenticComponent::OciAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AgenticComponent::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            AgenticComponent::Swarm(c) => ::agentspec_types::codec::Component::name(&**c),
+            AgenticComponent::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
         }
     }
 }
@@ -21474,7 +21486,7 @@ impl AnyLlmConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AnyLlmConfig {
+impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
     fn component_type(&self) -> &'static str {
         match self {
             AnyLlmConfig::GeminiConfig(c) => c.component_type(),
@@ -21489,44 +21501,50 @@ impl ::agentspec_types::codec::Component for AnyLlmConfig {
     fn id(&self) -> &str {
         match self {
             AnyLlmConfig::GeminiConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            AnyLlmConfig::LlmConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            AnyLlmConfig::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             AnyLlmConfig::OciGenAiConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyLlmConfig::OllamaConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyLlmConfig::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyLlmConfig::OpenAiConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            AnyLlmConfig::VllmConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            AnyLlmConfig::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
         }
     }
     fn name(&self) -> &str {
         match self {
             AnyLlmConfig::GeminiConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            AnyLlmConfig::LlmConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            AnyLlmConfig::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             AnyLlmConfig::OciGenAiConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyLlmConfig::OllamaConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyLlmConfig::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyLlmConfig::OpenAiConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyLlmConfig::VllmConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -21689,7 +21707,7 @@ impl AnyOpenAiCompatibleConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AnyOpenAiCompatibleConfig {
+impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
     fn component_type(&self) -> &'static str {
         match self {
             AnyOpenAiCompatibleConfig::OllamaConfig(c) => c.component_type(),
@@ -21700,26 +21718,26 @@ impl ::agentspec_types::codec::Component for AnyOpenAiCompatibleConfig {
     fn id(&self) -> &str {
         match self {
             AnyOpenAiCompatibleConfig::OllamaConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             AnyOpenAiCompatibleConfig::OllamaConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -21835,7 +21853,7 @@ impl AnySSETransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AnySSETransport {
+impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
     fn component_type(&self) -> &'static str {
         match self {
             AnySSETransport::SSETransport(c) => c.component_type(),
@@ -21845,20 +21863,20 @@ impl ::agentspec_types::codec::Component for AnySSETransport {
     fn id(&self) -> &str {
         match self {
             AnySSETransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnySSETransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             AnySSETransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnySSETransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -21973,7 +21991,7 @@ impl AnyStreamableHTTPTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AnyStreamableHTTPTransport {
+impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
     fn component_type(&self) -> &'static str {
         match self {
             AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => c.component_type(),
@@ -21985,20 +22003,20 @@ impl ::agentspec_types::codec::Component for AnyStreamableHTTPTransport {
     fn id(&self) -> &str {
         match self {
             AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -22126,7 +22144,7 @@ impl AnyTlsOracleDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AnyTlsOracleDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
             AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
@@ -22141,20 +22159,20 @@ impl ::agentspec_types::codec::Component for AnyTlsOracleDatabaseConnectionConfi
         match self {
             AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
                 c,
-            ) => ::agentspec_types::codec::Component::id(&**c),
+            ) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
-            ) => ::agentspec_types::codec::Component::id(&**c),
+            ) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
             AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
                 c,
-            ) => ::agentspec_types::codec::Component::name(&**c),
+            ) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
-            ) => ::agentspec_types::codec::Component::name(&**c),
+            ) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
 }
@@ -22256,7 +22274,7 @@ impl AuthConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for AuthConfig {
+impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
     fn component_type(&self) -> &'static str {
         match self {
             AuthConfig::OAuthConfig(c) => c.component_type(),
@@ -22264,12 +22282,16 @@ impl ::agentspec_types::codec::Component for AuthConfig {
     }
     fn id(&self) -> &str {
         match self {
-            AuthConfig::OAuthConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            AuthConfig::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
         }
     }
     fn name(&self) -> &str {
         match self {
-            AuthConfig::OAuthConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            AuthConfig::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
         }
     }
 }
@@ -22397,7 +22419,7 @@ impl ClientTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ClientTransport {
+impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
     fn component_type(&self) -> &'static str {
         match self {
             ClientTransport::SSETransport(c) => c.component_type(),
@@ -22410,38 +22432,38 @@ impl ::agentspec_types::codec::Component for ClientTransport {
     fn id(&self) -> &str {
         match self {
             ClientTransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ClientTransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ClientTransport::StdioTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ClientTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             ClientTransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ClientTransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ClientTransport::StdioTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ClientTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -22792,7 +22814,7 @@ impl ComponentWithIO {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ComponentWithIO {
+impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
     fn component_type(&self) -> &'static str {
         match self {
             ComponentWithIO::A2AAgent(c) => c.component_type(),
@@ -22827,147 +22849,175 @@ impl ::agentspec_types::codec::Component for ComponentWithIO {
     }
     fn id(&self) -> &str {
         match self {
-            ComponentWithIO::A2AAgent(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::Agent(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            ComponentWithIO::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             ComponentWithIO::AgentNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::AgentSpecializationParameters(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            ComponentWithIO::ApiNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::ApiNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             ComponentWithIO::BranchingNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::BuiltinTool(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::CatchExceptionNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::ClientTool(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            ComponentWithIO::EndNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::Flow(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::FlowNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::EndNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            ComponentWithIO::Flow(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            ComponentWithIO::FlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             ComponentWithIO::InputMessageNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            ComponentWithIO::LlmNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::MCPTool(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::LlmNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            ComponentWithIO::MCPTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             ComponentWithIO::MCPToolSpec(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::ManagerWorkers(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            ComponentWithIO::MapNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::OciAgent(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::MapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            ComponentWithIO::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             ComponentWithIO::OutputMessageNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::ParallelFlowNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::ParallelMapNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::RemoteTool(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::ServerTool(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             ComponentWithIO::StartNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            ComponentWithIO::Swarm(c) => ::agentspec_types::codec::Component::id(&**c),
-            ComponentWithIO::ToolNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            ComponentWithIO::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            ComponentWithIO::ToolNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
         }
     }
     fn name(&self) -> &str {
         match self {
             ComponentWithIO::A2AAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            ComponentWithIO::Agent(c) => ::agentspec_types::codec::Component::name(&**c),
+            ComponentWithIO::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             ComponentWithIO::AgentNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::AgentSpecializationParameters(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ApiNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::BranchingNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::BuiltinTool(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::CatchExceptionNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ClientTool(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::EndNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            ComponentWithIO::Flow(c) => ::agentspec_types::codec::Component::name(&**c),
+            ComponentWithIO::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             ComponentWithIO::FlowNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::InputMessageNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::LlmNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::MCPTool(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::MCPToolSpec(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ManagerWorkers(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::MapNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::OciAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::OutputMessageNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ParallelFlowNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ParallelMapNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::RemoteTool(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::ServerTool(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             ComponentWithIO::StartNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            ComponentWithIO::Swarm(c) => ::agentspec_types::codec::Component::name(&**c),
+            ComponentWithIO::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             ComponentWithIO::ToolNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -23296,7 +23346,7 @@ impl Datastore {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Datastore {
+impl ::agentspec_types::codec::ComponentInfo for Datastore {
     fn component_type(&self) -> &'static str {
         match self {
             Datastore::InMemoryCollectionDatastore(c) => c.component_type(),
@@ -23307,26 +23357,26 @@ impl ::agentspec_types::codec::Component for Datastore {
     fn id(&self) -> &str {
         match self {
             Datastore::InMemoryCollectionDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Datastore::OracleDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Datastore::PostgresDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             Datastore::InMemoryCollectionDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Datastore::OracleDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Datastore::PostgresDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -23445,7 +23495,7 @@ impl GeminiAuthConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for GeminiAuthConfig {
+impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
     fn component_type(&self) -> &'static str {
         match self {
             GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => c.component_type(),
@@ -23455,20 +23505,20 @@ impl ::agentspec_types::codec::Component for GeminiAuthConfig {
     fn id(&self) -> &str {
         match self {
             GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -23588,7 +23638,7 @@ impl MessageTransform {
         }
     }
 }
-impl ::agentspec_types::codec::Component for MessageTransform {
+impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
     fn component_type(&self) -> &'static str {
         match self {
             MessageTransform::ConversationSummarizationTransform(c) => c.component_type(),
@@ -23598,20 +23648,20 @@ impl ::agentspec_types::codec::Component for MessageTransform {
     fn id(&self) -> &str {
         match self {
             MessageTransform::ConversationSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             MessageTransform::MessageSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             MessageTransform::ConversationSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             MessageTransform::MessageSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -23818,7 +23868,7 @@ impl Node {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Node {
+impl ::agentspec_types::codec::ComponentInfo for Node {
     fn component_type(&self) -> &'static str {
         match self {
             Node::AgentNode(c) => c.component_type(),
@@ -23839,40 +23889,56 @@ impl ::agentspec_types::codec::Component for Node {
     }
     fn id(&self) -> &str {
         match self {
-            Node::AgentNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::ApiNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::BranchingNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::CatchExceptionNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::EndNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::FlowNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::InputMessageNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::LlmNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::MapNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::OutputMessageNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::ParallelFlowNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::ParallelMapNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::StartNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Node::ToolNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            Node::AgentNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::BranchingNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Node::EndNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Node::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::MapNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Node::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Node::ParallelMapNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
-            Node::AgentNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::ApiNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::BranchingNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Node::AgentNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::BranchingNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Node::CatchExceptionNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Node::EndNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::FlowNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::InputMessageNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::LlmNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::MapNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::OutputMessageNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::ParallelFlowNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::ParallelMapNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::StartNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Node::ToolNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Node::EndNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Node::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::MapNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Node::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Node::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
 }
@@ -24112,7 +24178,7 @@ impl OciClientConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OciClientConfig {
+impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
     fn component_type(&self) -> &'static str {
         match self {
             OciClientConfig::OciClientConfigWithApiKey(c) => c.component_type(),
@@ -24128,32 +24194,32 @@ impl ::agentspec_types::codec::Component for OciClientConfig {
     fn id(&self) -> &str {
         match self {
             OciClientConfig::OciClientConfigWithApiKey(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             OciClientConfig::OciClientConfigWithResourcePrincipal(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             OciClientConfig::OciClientConfigWithApiKey(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             OciClientConfig::OciClientConfigWithResourcePrincipal(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -24299,7 +24365,7 @@ impl OracleDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for OracleDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
             OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
@@ -24313,20 +24379,20 @@ impl ::agentspec_types::codec::Component for OracleDatabaseConnectionConfig {
     fn id(&self) -> &str {
         match self {
             OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -24442,7 +24508,7 @@ impl PostgresDatabaseConnectionConfig {
         }
     }
 }
-impl ::agentspec_types::codec::Component for PostgresDatabaseConnectionConfig {
+impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
@@ -24453,14 +24519,14 @@ impl ::agentspec_types::codec::Component for PostgresDatabaseConnectionConfig {
     fn id(&self) -> &str {
         match self {
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -24559,7 +24625,7 @@ impl RemoteAgent {
         }
     }
 }
-impl ::agentspec_types::codec::Component for RemoteAgent {
+impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
     fn component_type(&self) -> &'static str {
         match self {
             RemoteAgent::A2AAgent(c) => c.component_type(),
@@ -24568,14 +24634,18 @@ impl ::agentspec_types::codec::Component for RemoteAgent {
     }
     fn id(&self) -> &str {
         match self {
-            RemoteAgent::A2AAgent(c) => ::agentspec_types::codec::Component::id(&**c),
-            RemoteAgent::OciAgent(c) => ::agentspec_types::codec::Component::id(&**c),
+            RemoteAgent::A2AAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            RemoteAgent::OciAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
-            RemoteAgent::A2AAgent(c) => ::agentspec_types::codec::Component::name(&**c),
-            RemoteAgent::OciAgent(c) => ::agentspec_types::codec::Component::name(&**c),
+            RemoteAgent::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            RemoteAgent::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
         }
     }
 }
@@ -24703,7 +24773,7 @@ impl RemoteTransport {
         }
     }
 }
-impl ::agentspec_types::codec::Component for RemoteTransport {
+impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
     fn component_type(&self) -> &'static str {
         match self {
             RemoteTransport::SSETransport(c) => c.component_type(),
@@ -24715,32 +24785,32 @@ impl ::agentspec_types::codec::Component for RemoteTransport {
     fn id(&self) -> &str {
         match self {
             RemoteTransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             RemoteTransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             RemoteTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
         }
     }
     fn name(&self) -> &str {
         match self {
             RemoteTransport::SSETransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             RemoteTransport::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             RemoteTransport::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
         }
     }
@@ -24887,7 +24957,7 @@ impl Tool {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Tool {
+impl ::agentspec_types::codec::ComponentInfo for Tool {
     fn component_type(&self) -> &'static str {
         match self {
             Tool::BuiltinTool(c) => c.component_type(),
@@ -24899,20 +24969,20 @@ impl ::agentspec_types::codec::Component for Tool {
     }
     fn id(&self) -> &str {
         match self {
-            Tool::BuiltinTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Tool::ClientTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Tool::MCPTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Tool::RemoteTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Tool::ServerTool(c) => ::agentspec_types::codec::Component::id(&**c),
+            Tool::BuiltinTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Tool::ClientTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
-            Tool::BuiltinTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Tool::ClientTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Tool::MCPTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Tool::RemoteTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Tool::ServerTool(c) => ::agentspec_types::codec::Component::name(&**c),
+            Tool::BuiltinTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Tool::ClientTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
 }
@@ -25030,7 +25100,7 @@ impl ToolBox {
         }
     }
 }
-impl ::agentspec_types::codec::Component for ToolBox {
+impl ::agentspec_types::codec::ComponentInfo for ToolBox {
     fn component_type(&self) -> &'static str {
         match self {
             ToolBox::MCPToolBox(c) => c.component_type(),
@@ -25038,12 +25108,12 @@ impl ::agentspec_types::codec::Component for ToolBox {
     }
     fn id(&self) -> &str {
         match self {
-            ToolBox::MCPToolBox(c) => ::agentspec_types::codec::Component::id(&**c),
+            ToolBox::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
-            ToolBox::MCPToolBox(c) => ::agentspec_types::codec::Component::name(&**c),
+            ToolBox::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
 }
@@ -25681,7 +25751,7 @@ impl Component {
         }
     }
 }
-impl ::agentspec_types::codec::Component for Component {
+impl ::agentspec_types::codec::ComponentInfo for Component {
     fn component_type(&self) -> &'static str {
         match self {
             Component::A2AAgent(c) => c.component_type(),
@@ -25748,250 +25818,306 @@ impl ::agentspec_types::codec::Component for Component {
     }
     fn id(&self) -> &str {
         match self {
-            Component::A2AAgent(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::A2AAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::A2AConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::Agent(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::AgentNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::Agent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::AgentNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::AgentSpecializationParameters(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::ApiNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::BranchingNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::BuiltinTool(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Component::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::CatchExceptionNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::ClientTool(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::ClientTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::ControlFlowEdge(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::ConversationSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::DataFlowEdge(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::EndNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::Flow(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::FlowNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::DataFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Component::EndNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::Flow(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::GeminiAIStudioAuthConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::GeminiConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::GeminiVertexAIAuthConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::InMemoryCollectionDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::InputMessageNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::LlmConfig(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::LlmNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::MCPTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::MCPToolBox(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::MCPToolSpec(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::LlmConfig(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::MTlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::ManagerWorkers(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::MapNode(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Component::MapNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::MessageSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::OAuthClientConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::OAuthConfig(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::OciAgent(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Component::OciAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::OciClientConfigWithApiKey(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::OciClientConfigWithInstancePrincipal(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::OciClientConfigWithResourcePrincipal(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::OciClientConfigWithSecurityToken(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::OciGenAiConfig(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::OllamaConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::OciGenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
+            Component::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::OpenAiConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::OracleDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::OutputMessageNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::ParallelFlowNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::ParallelMapNode(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::PostgresDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::RemoteTool(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::SSETransport(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::ServerTool(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::StartNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::StdioTransport(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::StartNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::StdioTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
+            }
             Component::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::Swarm(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::Swarm(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::TlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
             Component::TlsPostgresDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::id(&**c)
+                ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
-            Component::ToolNode(c) => ::agentspec_types::codec::Component::id(&**c),
-            Component::VllmConfig(c) => ::agentspec_types::codec::Component::id(&**c),
+            Component::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::VllmConfig(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
         }
     }
     fn name(&self) -> &str {
         match self {
-            Component::A2AAgent(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::A2AAgent(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::A2AConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::Agent(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::AgentNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::Agent(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::AgentNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::AgentSpecializationParameters(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::ApiNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::BranchingNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::BuiltinTool(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::CatchExceptionNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::ClientTool(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::ClientTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::ControlFlowEdge(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::ConversationSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::DataFlowEdge(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::EndNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::Flow(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::FlowNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::DataFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Component::EndNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::Flow(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::GeminiAIStudioAuthConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::GeminiConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::GeminiVertexAIAuthConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::InMemoryCollectionDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::InputMessageNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::LlmConfig(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::LlmNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::MCPTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::MCPToolBox(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::MCPToolSpec(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Component::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::MCPToolBox(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Component::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::MTlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::ManagerWorkers(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::MapNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::MapNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::MessageSummarizationTransform(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OAuthClientConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::OAuthConfig(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::OciAgent(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Component::OciAgent(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::OciClientConfigWithApiKey(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OciClientConfigWithInstancePrincipal(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OciClientConfigWithResourcePrincipal(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OciClientConfigWithSecurityToken(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OciGenAiConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::OllamaConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::OpenAiCompatibleConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::OpenAiConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::OracleDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::OutputMessageNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::ParallelFlowNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::ParallelMapNode(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::PostgresDatabaseDatastore(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::RemoteTool(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::SSETransport(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::RemoteTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+            Component::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::SSEmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::ServerTool(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::ServerTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::SpecializedAgent(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::StartNode(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::StartNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
             Component::StdioTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::StreamableHTTPTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::StreamableHTTPmTLSTransport(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::Swarm(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::Swarm(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::TlsOracleDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
             Component::TlsPostgresDatabaseConnectionConfig(c) => {
-                ::agentspec_types::codec::Component::name(&**c)
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
-            Component::ToolNode(c) => ::agentspec_types::codec::Component::name(&**c),
-            Component::VllmConfig(c) => ::agentspec_types::codec::Component::name(&**c),
+            Component::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Component::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
         }
     }
 }

@@ -7,13 +7,8 @@ use agentspec_codegen::{Generator, Settings};
 
 fn schema_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schema");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    let settings = Settings::new().schema_dir(dir).unwrap();
+    settings.schema_paths().map(PathBuf::from).collect()
 }
 
 fn generate(files: &[PathBuf]) -> String {
