@@ -585,6 +585,10 @@ impl Emitter<'_> {
                     #( #encode )*
                 }
             }
+            impl #rt::codec::Tagged for #name {
+                const FAMILY: &'static str = #name_str;
+                const MEMBERS: &'static [&'static str] = &[#name_str];
+            }
             impl #rt::codec::ComponentInfo for #name {
                 fn component_type(&self) -> &'static str { #name_str }
                 fn id(&self) -> &str { #id }
@@ -637,6 +641,10 @@ impl Emitter<'_> {
                     match self { #( #ename::#variants(c) => c.encode_body(sink, cx), )* }
                 }
             }
+            impl #rt::codec::Tagged for #ename {
+                const FAMILY: &'static str = #name;
+                const MEMBERS: &'static [&'static str] = #ename::MEMBERS;
+            }
             impl #rt::codec::ComponentInfo for #ename {
                 fn component_type(&self) -> &'static str { match self { #( #ename::#variants(c) => c.component_type(), )* } }
                 fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* } }
@@ -649,7 +657,7 @@ impl Emitter<'_> {
             )*
             impl #rt::codec::Decode for #ename {
                 fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
-                    cx.decode_tagged(node, path, stringify!(#ename), Self::MEMBERS, |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
+                    cx.decode_tagged(node, path, #name, Self::MEMBERS, |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
                 }
             }
             impl #rt::codec::Encode for #ename {

@@ -5,6 +5,8 @@
 //! on after a problem, so one run reports all of them. Encoding streams a value into a
 //! [`Sink`], writing each field that exists at the document's version.
 
+use indexmap::IndexMap;
+
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::sink::Sink;
 use crate::tree::{Entry, Node, Value};
@@ -138,32 +140,80 @@ pub fn fresh_id() -> String {
 }
 
 /// A `{"$component_ref": id}` seen while decoding. Its pointer is computed only when
-/// needed (from the source text when there is one, see [`Decoder::eager_pointers`]).
+/// needed (from the source text when there is one).
 #[derive(Debug, Clone)]
 pub(crate) struct SeenRef {
     pub id: String,
-    pub pointer: Option<String>,
+    /// Offset of the reference object.
     pub offset: u32,
+    pub pointer: Option<String>,
+    /// The `$referenced_components` entry whose body holds the reference (`None`: outside
+    /// every entry).
+    pub owner: Option<usize>,
+    /// What may stand where the reference stands.
+    pub family: &'static str,
+    pub members: &'static [&'static str],
+}
+
+/// An entry of a `$referenced_components` map.
+#[derive(Debug, Clone)]
+pub(crate) struct MapEntry {
+    pub key: String,
+    pub key_offset: u32,
+    pub pointer: Option<String>,
+    /// The `component_type` of its body (`""` when the body failed to decode).
+    pub component_type: &'static str,
+}
+
+/// A component body seen while decoding.
+#[derive(Debug, Clone)]
+pub(crate) struct SeenComponent {
+    pub id: String,
+    pub offset: u32,
+    pub pointer: Option<String>,
 }
 
 /// Collects diagnostics, component ids and references while a document is decoded.
 #[derive(Debug, Default)]
 pub struct Decoder {
     pub(crate) diagnostics: Vec<Diagnostic>,
-    pub(crate) defined: Vec<String>,
+    pub(crate) components: Vec<SeenComponent>,
+    pub(crate) entries: Vec<MapEntry>,
     pub(crate) references: Vec<SeenRef>,
+    /// The `$referenced_components` entries being decoded, innermost last.
+    owners: Vec<usize>,
     /// Known `component_type`s of every family (for messages).
     pub(crate) all_types: &'static [&'static str],
     /// Record the JSON pointer of every reference as it is read (when there is no source
     /// text to find it in later).
     pub(crate) eager_pointers: bool,
+    /// The known Agent Spec versions.
+    pub(crate) versions: &'static [Version],
+}
+
+/// `"25.4.1, 25.4.2"`.
+pub(crate) fn list(versions: &[Version]) -> String {
+    versions
+        .iter()
+        .map(Version::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What may stand at a component position: a family of components, or one component type.
+pub trait Tagged {
+    /// The name used in messages (`Node`, `AnyLlmConfig`, `Agent`).
+    const FAMILY: &'static str;
+    /// The `component_type`s admitted.
+    const MEMBERS: &'static [&'static str];
 }
 
 impl Decoder {
-    /// A decoder that knows the `component_type`s of its type set.
-    pub fn new(all_types: &'static [&'static str]) -> Self {
+    /// A decoder that knows the `component_type`s and versions of its type set.
+    pub fn new(all_types: &'static [&'static str], versions: &'static [Version]) -> Self {
         Decoder {
             all_types,
+            versions,
             ..Decoder::default()
         }
     }
@@ -321,13 +371,21 @@ impl Decoder {
     /// warning (only the root's version counts).
     pub fn nested_version(&mut self, entry: Entry, path: &Path<'_>) {
         let path = path.key("agentspec_version");
+        let known = |v: Version| self.versions.contains(&v) || v == Version::new(25, 4, 0);
         match &entry.value.value {
-            Value::Str(s) if Version::parse(s).is_some() => self.warning(
+            Value::Str(s) if Version::parse(s).is_some_and(known) => self.warning(
                 "nested-version",
                 "`agentspec_version` only counts at the document root; this one is ignored",
                 &path,
                 entry.key_offset,
             ),
+            Value::Str(s) if Version::parse(s).is_some() => {
+                let message = format!(
+                    "Agent Spec version {s} is not known (known: {}), wherever it stands",
+                    list(self.versions)
+                );
+                self.error("unknown-version", message, &path, entry.value.offset)
+            }
             Value::Str(s) => self.error(
                 "invalid-version",
                 format!("`{s}` is not a version (expected MAJOR.MINOR.PATCH)"),
@@ -338,19 +396,70 @@ impl Decoder {
         }
     }
 
-    /// Decodes a `$referenced_components` map; its keys define component ids.
-    pub fn referenced<T: Decode>(&mut self, slot: &mut Slot<T>, node: Node, path: &Path<'_>) {
-        if let Value::Object(entries) = &node.value {
-            self.defined.extend(entries.iter().map(|e| e.key.clone()));
+    /// Decodes a `$referenced_components` map: its keys are the ids references name.
+    pub fn referenced<C: Decode + ComponentInfo>(
+        &mut self,
+        slot: &mut Slot<IndexMap<String, C>>,
+        node: Node,
+        path: &Path<'_>,
+    ) {
+        let Value::Object(entries) = node.value else {
+            self.wrong_type(
+                "an object (`$referenced_components`: id → component)",
+                &node,
+                path,
+            );
+            *slot = Slot::Failed;
+            return;
+        };
+        let mut map = IndexMap::with_capacity(entries.len());
+        let mut ok = true;
+        for entry in entries {
+            let entry_path = path.key(&entry.key);
+            let index = self.entries.len();
+            let pointer = self.eager_pointers.then(|| entry_path.pointer());
+            self.entries.push(MapEntry {
+                key: entry.key.clone(),
+                key_offset: entry.key_offset,
+                pointer,
+                component_type: "",
+            });
+            self.owners.push(index);
+            let body = C::decode(entry.value, self, &entry_path);
+            self.owners.pop();
+            match body {
+                Some(component) => {
+                    self.entries[index].component_type = component.component_type();
+                    map.insert(entry.key, component);
+                }
+                None => ok = false,
+            }
         }
-        self.field(slot, node, path);
+        *slot = if ok { Slot::Present(map) } else { Slot::Failed };
     }
 
-    /// Records a component id seen while decoding.
-    pub fn define(&mut self, id: &str, _offset: u32, _path: &Path<'_>) {
-        if !id.is_empty() {
-            self.defined.push(id.to_owned());
-        }
+    /// Records a reference read at `offset` where a `T` is expected.
+    pub(crate) fn reference<T: Tagged>(&mut self, id: String, offset: u32, path: &Path<'_>) {
+        let pointer = self.eager_pointers.then(|| path.pointer());
+        let owner = self.owners.last().copied();
+        self.references.push(SeenRef {
+            id,
+            offset,
+            pointer,
+            owner,
+            family: T::FAMILY,
+            members: T::MEMBERS,
+        });
+    }
+
+    /// Records a component body read at `offset`.
+    pub fn define(&mut self, id: &str, offset: u32, path: &Path<'_>) {
+        let pointer = self.eager_pointers.then(|| path.pointer());
+        self.components.push(SeenComponent {
+            id: id.to_owned(),
+            offset,
+            pointer,
+        });
     }
 
     /// Reads a string enum.

@@ -384,7 +384,7 @@ fn decode_document<C: ComponentSet>(
     tree: Node,
     source: Option<Source<'_>>,
 ) -> Result<Document<C>, LoadError> {
-    let mut cx = Decoder::new(C::TYPES);
+    let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.eager_pointers = source.is_none();
     let root_path = Path::ROOT;
     let offset = tree.offset;
@@ -520,58 +520,311 @@ fn root_version<C: ComponentSet>(
     }
 }
 
-/// Every `$component_ref` must name a component defined in the document.
+/// The `$referenced_components` checks, all reported at once: ids defined twice,
+/// references to nothing, to the wrong family or in a cycle, and entries nobody uses.
 fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
-    let defined: HashSet<&str> = cx.defined.iter().map(String::as_str).collect();
-    let missing: Vec<_> = cx
-        .references
+    let mut found = Vec::new();
+    let mut need_pointers: Vec<u32> = Vec::new();
+    let mut need_keys: Vec<u32> = Vec::new();
+    let mut keys: HashMap<&str, usize> = HashMap::new();
+    for (i, entry) in cx.entries.iter().enumerate() {
+        if let Some(first) = keys.insert(entry.key.as_str(), i) {
+            keys.insert(entry.key.as_str(), first);
+            found.push(Found::DuplicateKey { entry: i, first });
+            need_keys.extend([entry.key_offset, cx.entries[first].key_offset]);
+        }
+    }
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (i, c) in cx.components.iter().enumerate() {
+        if c.id.is_empty() {
+            continue;
+        }
+        if let Some(&first) = ids.get(c.id.as_str()) {
+            found.push(Found::DuplicateComponent {
+                component: i,
+                first,
+            });
+            need_pointers.extend([c.offset, cx.components[first].offset]);
+        } else {
+            ids.insert(c.id.as_str(), i);
+        }
+    }
+    let mut used = vec![false; cx.entries.len()];
+    let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cx.entries.len()];
+    for (r, reference) in cx.references.iter().enumerate() {
+        match keys.get(reference.id.as_str()) {
+            None => found.push(Found::Unresolved(r)),
+            Some(&target) => {
+                used[target] = true;
+                let ty = cx.entries[target].component_type;
+                if !ty.is_empty() && !reference.members.contains(&ty) {
+                    found.push(Found::WrongFamily(r, target));
+                }
+                if let Some(owner) = reference.owner {
+                    edges[owner].push((target, r));
+                }
+                continue;
+            }
+        }
+        need_pointers.push(reference.offset);
+    }
+    for (r, reference) in cx.references.iter().enumerate() {
+        if found
+            .iter()
+            .any(|f| matches!(f, Found::WrongFamily(x, _) if *x == r))
+        {
+            need_pointers.push(reference.offset);
+        }
+    }
+    for cycle in cycles(&edges) {
+        need_pointers.push(cx.references[cycle.closing_ref].offset);
+        found.push(Found::Cycle(cycle));
+    }
+    let duplicates: HashSet<usize> = found
         .iter()
-        .filter(|r| !defined.contains(r.id.as_str()))
-        .cloned()
+        .filter_map(|f| {
+            if let Found::DuplicateKey { entry, .. } = f {
+                Some(*entry)
+            } else {
+                None
+            }
+        })
         .collect();
-    if missing.is_empty() {
+    for (i, used) in used.iter().enumerate() {
+        if !used && !duplicates.contains(&i) {
+            found.push(Found::Unused(i));
+            need_keys.push(cx.entries[i].key_offset);
+        }
+    }
+    if found.is_empty() {
         return;
     }
-    let mut ids: Vec<&str> = missing.iter().map(|r| r.id.as_str()).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let all = ids.join(", ");
-    let pointers = source
-        .map(|s| pointers_at(s, missing.iter().map(|r| r.offset)))
-        .unwrap_or_default();
-    for r in &missing {
-        let message = format!(
-            "no component with id `{}` is defined in this document (missing ids: {all}); define it inline or in `$referenced_components`, or load the components file it comes from",
-            r.id
-        );
-        let pointer = r
-            .pointer
-            .clone()
-            .or_else(|| pointers.get(&r.offset).cloned())
-            .unwrap_or_default();
-        cx.diagnostics.push(Diagnostic::error(
-            "unresolved-reference",
-            message,
-            pointer,
-            Some(r.offset as usize),
-        ));
+    let pointers = match source {
+        Some(source) => pointers_at(
+            source,
+            need_pointers.into_iter().collect(),
+            need_keys.into_iter().collect(),
+        ),
+        None => Pointers::default(),
+    };
+    let missing: Vec<&str> = {
+        let mut ids: Vec<&str> = found
+            .iter()
+            .filter_map(|f| {
+                if let Found::Unresolved(r) = f {
+                    Some(cx.references[*r].id.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let mut out = Vec::new();
+    for f in &found {
+        out.push(f.diagnostic(cx, &pointers, &missing));
+    }
+    cx.diagnostics.extend(out);
+}
+
+/// One reference problem, before it is worded.
+enum Found {
+    DuplicateKey { entry: usize, first: usize },
+    DuplicateComponent { component: usize, first: usize },
+    Unresolved(usize),
+    WrongFamily(usize, usize),
+    Cycle(Cycle),
+    Unused(usize),
+}
+
+impl Found {
+    fn diagnostic(&self, cx: &Decoder, pointers: &Pointers, missing: &[&str]) -> Diagnostic {
+        let at = |pointer: &Option<String>, offset: u32| {
+            pointer
+                .clone()
+                .or_else(|| pointers.values.get(&offset).cloned())
+                .unwrap_or_default()
+        };
+        let entry_at = |i: usize| {
+            let e = &cx.entries[i];
+            e.pointer
+                .clone()
+                .or_else(|| pointers.keys.get(&e.key_offset).cloned())
+                .unwrap_or_default()
+        };
+        let reference_at = |r: usize| at(&cx.references[r].pointer, cx.references[r].offset);
+        match self {
+            Found::DuplicateKey { entry, first } => {
+                let e = &cx.entries[*entry];
+                let message = format!(
+                    "the id `{}` is defined in two `$referenced_components` maps (also at {}); an id names one component",
+                    e.key,
+                    entry_at(*first)
+                );
+                Diagnostic::error(
+                    "duplicate-id",
+                    message,
+                    entry_at(*entry),
+                    Some(e.key_offset as usize),
+                )
+            }
+            Found::DuplicateComponent { component, first } => {
+                let (c, other) = (&cx.components[*component], &cx.components[*first]);
+                let message = format!(
+                    "two components have the id `{}` (the other at {}); ids must be unique",
+                    c.id,
+                    at(&other.pointer, other.offset)
+                );
+                Diagnostic::error(
+                    "duplicate-id",
+                    message,
+                    at(&c.pointer, c.offset),
+                    Some(c.offset as usize),
+                )
+            }
+            Found::Unresolved(r) => {
+                let reference = &cx.references[*r];
+                let message = format!(
+                    "no component with id `{}` is defined in any `$referenced_components` map of this document or in the supplied components (missing ids: {})",
+                    reference.id,
+                    missing.join(", ")
+                );
+                Diagnostic::error(
+                    "unresolved-reference",
+                    message,
+                    reference_at(*r),
+                    Some(reference.offset as usize),
+                )
+            }
+            Found::WrongFamily(r, target) => {
+                let reference = &cx.references[*r];
+                let ty = cx.entries[*target].component_type;
+                let message = format!(
+                    "`{}` is a `{ty}`, which cannot stand where a {} is expected (expected one of: {})",
+                    reference.id,
+                    reference.family,
+                    reference.members.join(", ")
+                );
+                Diagnostic::error(
+                    "wrong-component-family",
+                    message,
+                    reference_at(*r),
+                    Some(reference.offset as usize),
+                )
+            }
+            Found::Cycle(cycle) => {
+                let path: Vec<&str> = cycle
+                    .entries
+                    .iter()
+                    .map(|&e| cx.entries[e].key.as_str())
+                    .collect();
+                let message = format!(
+                    "reference cycle: {} → {}; a component cannot contain itself",
+                    path.join(" → "),
+                    path[0]
+                );
+                let reference = &cx.references[cycle.closing_ref];
+                Diagnostic::error(
+                    "reference-cycle",
+                    message,
+                    reference_at(cycle.closing_ref),
+                    Some(reference.offset as usize),
+                )
+            }
+            Found::Unused(i) => {
+                let e = &cx.entries[*i];
+                let message = format!(
+                    "the component `{}` of `$referenced_components` is not referenced anywhere; it is kept when the document is written",
+                    e.key
+                );
+                Diagnostic::warning(
+                    "unused-component",
+                    message,
+                    entry_at(*i),
+                    Some(e.key_offset as usize),
+                )
+            }
+        }
     }
 }
 
-/// The JSON pointers of the objects holding the values at `offsets`, found by reading the
-/// source text again (done only when there is a problem to report).
-fn pointers_at(source: Source<'_>, offsets: impl Iterator<Item = u32>) -> HashMap<u32, String> {
-    let wanted: HashSet<u32> = offsets.collect();
+/// A cycle of `$referenced_components` entries, and the reference that closes it.
+struct Cycle {
+    entries: Vec<usize>,
+    closing_ref: usize,
+}
+
+/// Every cycle of the graph `edges` (entry → (target entry, reference)), found by an
+/// iterative depth-first search; each cycle is reported once, from the entry first reached.
+fn cycles(edges: &[Vec<(usize, usize)>]) -> Vec<Cycle> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let mut mark = vec![Mark::New; edges.len()];
+    let mut found = Vec::new();
+    for start in 0..edges.len() {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        mark[start] = Mark::Open;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if let Some(&(target, reference)) = edges[node].get(*next) {
+                *next += 1;
+                match mark[target] {
+                    Mark::New => {
+                        mark[target] = Mark::Open;
+                        stack.push((target, 0));
+                    }
+                    Mark::Open => {
+                        let from = stack.iter().position(|&(n, _)| n == target).unwrap_or(0);
+                        found.push(Cycle {
+                            entries: stack[from..].iter().map(|&(n, _)| n).collect(),
+                            closing_ref: reference,
+                        });
+                    }
+                    Mark::Done => {}
+                }
+            } else {
+                mark[node] = Mark::Done;
+                stack.pop();
+            }
+        }
+    }
+    found
+}
+
+/// JSON pointers found by offset: of values (components, reference objects) and of object
+/// entries by their key's offset. (In YAML a block mapping starts where its first key does,
+/// so the two are kept apart.)
+#[derive(Default)]
+struct Pointers {
+    values: HashMap<u32, String>,
+    keys: HashMap<u32, String>,
+}
+
+/// Reads the source text again to find the pointers of the values at `values` and of the
+/// entries whose keys are at `keys` (done only when there is a problem to report).
+fn pointers_at(source: Source<'_>, values: HashSet<u32>, keys: HashSet<u32>) -> Pointers {
     let tree = match source.format {
         Format::Json => parse_json_with_depth(source.text),
         Format::Yaml => parse_yaml_with_depth(source.text),
     };
-    let Ok((tree, _)) = tree else {
-        return HashMap::new();
-    };
-    let mut found = HashMap::new();
+    let mut found = Pointers::default();
+    let Ok((tree, _)) = tree else { return found };
     let mut stack: Vec<(&Node, String)> = vec![(&tree, String::new())];
     while let Some((node, pointer)) = stack.pop() {
+        if values.contains(&node.offset) {
+            found
+                .values
+                .entry(node.offset)
+                .or_insert_with(|| pointer.clone());
+        }
         match &node.value {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
@@ -582,11 +835,11 @@ fn pointers_at(source: Source<'_>, offsets: impl Iterator<Item = u32>) -> HashMa
             }
             Value::Object(entries) => {
                 for entry in entries {
-                    if entry.key == "$component_ref" && wanted.contains(&entry.value.offset) {
-                        found.insert(entry.value.offset, pointer.clone());
-                    }
                     let mut p = pointer.clone();
                     push_pointer_token(&mut p, &entry.key);
+                    if keys.contains(&entry.key_offset) {
+                        found.keys.insert(entry.key_offset, p.clone());
+                    }
                     stack.push((&entry.value, p));
                 }
             }

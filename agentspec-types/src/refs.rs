@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::codec::{Decode, Decoder, Encode, Encoder, Path, SeenRef};
+use crate::codec::{Decode, Decoder, Encode, Encoder, Path, Tagged};
 use crate::sink::Sink;
 use crate::tree::{Node, Value};
 
@@ -90,18 +90,14 @@ fn decode_reference(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<(St
     id
 }
 
-impl<T: Decode> Decode for RefOr<T> {
+impl<T: Decode + Tagged> Decode for RefOr<T> {
     fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self> {
         if reference_of(&node).is_none() {
             return T::decode(node, cx, path).map(RefOr::Inline);
         }
-        let (id, offset) = decode_reference(node, cx, path)?;
-        let pointer = cx.eager_pointers.then(|| path.pointer());
-        cx.references.push(SeenRef {
-            id: id.clone(),
-            pointer,
-            offset,
-        });
+        let offset = node.offset;
+        let (id, _) = decode_reference(node, cx, path)?;
+        cx.reference::<T>(id.clone(), offset, path);
         Some(RefOr::Ref(ComponentRef { id }))
     }
 }

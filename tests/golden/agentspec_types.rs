@@ -2428,6 +2428,10 @@ impl A2AAgent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for A2AAgent {
+    const FAMILY: &'static str = "A2AAgent";
+    const MEMBERS: &'static [&'static str] = &["A2AAgent"];
+}
 impl ::agentspec_types::codec::ComponentInfo for A2AAgent {
     fn component_type(&self) -> &'static str {
         "A2AAgent"
@@ -2779,6 +2783,10 @@ impl A2AConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for A2AConnectionConfig {
+    const FAMILY: &'static str = "A2AConnectionConfig";
+    const MEMBERS: &'static [&'static str] = &["A2AConnectionConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for A2AConnectionConfig {
     fn component_type(&self) -> &'static str {
         "A2AConnectionConfig"
@@ -3094,6 +3102,10 @@ impl Agent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for Agent {
+    const FAMILY: &'static str = "Agent";
+    const MEMBERS: &'static [&'static str] = &["Agent"];
+}
 impl ::agentspec_types::codec::ComponentInfo for Agent {
     fn component_type(&self) -> &'static str {
         "Agent"
@@ -3381,6 +3393,10 @@ impl AgentNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for AgentNode {
+    const FAMILY: &'static str = "AgentNode";
+    const MEMBERS: &'static [&'static str] = &["AgentNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for AgentNode {
     fn component_type(&self) -> &'static str {
@@ -3706,6 +3722,10 @@ impl AgentSpecializationParameters {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for AgentSpecializationParameters {
+    const FAMILY: &'static str = "AgentSpecializationParameters";
+    const MEMBERS: &'static [&'static str] = &["AgentSpecializationParameters"];
 }
 impl ::agentspec_types::codec::ComponentInfo for AgentSpecializationParameters {
     fn component_type(&self) -> &'static str {
@@ -4152,6 +4172,10 @@ impl ApiNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ApiNode {
+    const FAMILY: &'static str = "ApiNode";
+    const MEMBERS: &'static [&'static str] = &["ApiNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for ApiNode {
     fn component_type(&self) -> &'static str {
         "ApiNode"
@@ -4470,6 +4494,10 @@ impl BranchingNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for BranchingNode {
+    const FAMILY: &'static str = "BranchingNode";
+    const MEMBERS: &'static [&'static str] = &["BranchingNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for BranchingNode {
     fn component_type(&self) -> &'static str {
@@ -4815,6 +4843,10 @@ impl BuiltinTool {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for BuiltinTool {
+    const FAMILY: &'static str = "BuiltinTool";
+    const MEMBERS: &'static [&'static str] = &["BuiltinTool"];
+}
 impl ::agentspec_types::codec::ComponentInfo for BuiltinTool {
     fn component_type(&self) -> &'static str {
         "BuiltinTool"
@@ -5111,6 +5143,10 @@ impl CatchExceptionNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for CatchExceptionNode {
+    const FAMILY: &'static str = "CatchExceptionNode";
+    const MEMBERS: &'static [&'static str] = &["CatchExceptionNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for CatchExceptionNode {
     fn component_type(&self) -> &'static str {
         "CatchExceptionNode"
@@ -5332,6 +5368,10 @@ impl ClientTool {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ClientTool {
+    const FAMILY: &'static str = "ClientTool";
+    const MEMBERS: &'static [&'static str] = &["ClientTool"];
+}
 impl ::agentspec_types::codec::ComponentInfo for ClientTool {
     fn component_type(&self) -> &'static str {
         "ClientTool"
@@ -5550,6 +5590,10 @@ impl ControlFlowEdge {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ControlFlowEdge {
+    const FAMILY: &'static str = "ControlFlowEdge";
+    const MEMBERS: &'static [&'static str] = &["ControlFlowEdge"];
 }
 impl ::agentspec_types::codec::ComponentInfo for ControlFlowEdge {
     fn component_type(&self) -> &'static str {
@@ -6041,6 +6085,10 @@ impl ConversationSummarizationTransform {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ConversationSummarizationTransform {
+    const FAMILY: &'static str = "ConversationSummarizationTransform";
+    const MEMBERS: &'static [&'static str] = &["ConversationSummarizationTransform"];
+}
 impl ::agentspec_types::codec::ComponentInfo for ConversationSummarizationTransform {
     fn component_type(&self) -> &'static str {
         "ConversationSummarizationTransform"
@@ -6297,6 +6345,10 @@ impl DataFlowEdge {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for DataFlowEdge {
+    const FAMILY: &'static str = "DataFlowEdge";
+    const MEMBERS: &'static [&'static str] = &["DataFlowEdge"];
 }
 impl ::agentspec_types::codec::ComponentInfo for DataFlowEdge {
     fn component_type(&self) -> &'static str {
@@ -6639,6 +6691,10 @@ impl EndNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for EndNode {
+    const FAMILY: &'static str = "EndNode";
+    const MEMBERS: &'static [&'static str] = &["EndNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for EndNode {
     fn component_type(&self) -> &'static str {
         "EndNode"
@@ -6956,6 +7012,10 @@ impl Flow {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for Flow {
+    const FAMILY: &'static str = "Flow";
+    const MEMBERS: &'static [&'static str] = &["Flow"];
 }
 impl ::agentspec_types::codec::ComponentInfo for Flow {
     fn component_type(&self) -> &'static str {
@@ -7414,6 +7474,10 @@ impl FlowNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for FlowNode {
+    const FAMILY: &'static str = "FlowNode";
+    const MEMBERS: &'static [&'static str] = &["FlowNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for FlowNode {
     fn component_type(&self) -> &'static str {
         "FlowNode"
@@ -7641,6 +7705,10 @@ impl GeminiAIStudioAuthConfig {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for GeminiAIStudioAuthConfig {
+    const FAMILY: &'static str = "GeminiAIStudioAuthConfig";
+    const MEMBERS: &'static [&'static str] = &["GeminiAIStudioAuthConfig"];
 }
 impl ::agentspec_types::codec::ComponentInfo for GeminiAIStudioAuthConfig {
     fn component_type(&self) -> &'static str {
@@ -8000,6 +8068,10 @@ impl GeminiConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for GeminiConfig {
+    const FAMILY: &'static str = "GeminiConfig";
+    const MEMBERS: &'static [&'static str] = &["GeminiConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for GeminiConfig {
     fn component_type(&self) -> &'static str {
         "GeminiConfig"
@@ -8273,6 +8345,10 @@ impl GeminiVertexAIAuthConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for GeminiVertexAIAuthConfig {
+    const FAMILY: &'static str = "GeminiVertexAIAuthConfig";
+    const MEMBERS: &'static [&'static str] = &["GeminiVertexAIAuthConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for GeminiVertexAIAuthConfig {
     fn component_type(&self) -> &'static str {
         "GeminiVertexAIAuthConfig"
@@ -8505,6 +8581,10 @@ impl InMemoryCollectionDatastore {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for InMemoryCollectionDatastore {
+    const FAMILY: &'static str = "InMemoryCollectionDatastore";
+    const MEMBERS: &'static [&'static str] = &["InMemoryCollectionDatastore"];
 }
 impl ::agentspec_types::codec::ComponentInfo for InMemoryCollectionDatastore {
     fn component_type(&self) -> &'static str {
@@ -8781,6 +8861,10 @@ impl InputMessageNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for InputMessageNode {
+    const FAMILY: &'static str = "InputMessageNode";
+    const MEMBERS: &'static [&'static str] = &["InputMessageNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for InputMessageNode {
     fn component_type(&self) -> &'static str {
@@ -9146,6 +9230,10 @@ impl LlmConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for LlmConfig {
+    const FAMILY: &'static str = "LlmConfig";
+    const MEMBERS: &'static [&'static str] = &["LlmConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for LlmConfig {
     fn component_type(&self) -> &'static str {
         "LlmConfig"
@@ -9441,6 +9529,10 @@ impl LlmNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for LlmNode {
+    const FAMILY: &'static str = "LlmNode";
+    const MEMBERS: &'static [&'static str] = &["LlmNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for LlmNode {
     fn component_type(&self) -> &'static str {
         "LlmNode"
@@ -9684,6 +9776,10 @@ impl MCPTool {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for MCPTool {
+    const FAMILY: &'static str = "MCPTool";
+    const MEMBERS: &'static [&'static str] = &["MCPTool"];
 }
 impl ::agentspec_types::codec::ComponentInfo for MCPTool {
     fn component_type(&self) -> &'static str {
@@ -9956,6 +10052,10 @@ impl MCPToolBox {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for MCPToolBox {
+    const FAMILY: &'static str = "MCPToolBox";
+    const MEMBERS: &'static [&'static str] = &["MCPToolBox"];
+}
 impl ::agentspec_types::codec::ComponentInfo for MCPToolBox {
     fn component_type(&self) -> &'static str {
         "MCPToolBox"
@@ -10218,6 +10318,10 @@ impl MCPToolSpec {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for MCPToolSpec {
+    const FAMILY: &'static str = "MCPToolSpec";
+    const MEMBERS: &'static [&'static str] = &["MCPToolSpec"];
 }
 impl ::agentspec_types::codec::ComponentInfo for MCPToolSpec {
     fn component_type(&self) -> &'static str {
@@ -10567,6 +10671,10 @@ impl MTlsOracleDatabaseConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for MTlsOracleDatabaseConnectionConfig {
+    const FAMILY: &'static str = "MTlsOracleDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = &["MTlsOracleDatabaseConnectionConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for MTlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         "MTlsOracleDatabaseConnectionConfig"
@@ -10870,6 +10978,10 @@ impl ManagerWorkers {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ManagerWorkers {
+    const FAMILY: &'static str = "ManagerWorkers";
+    const MEMBERS: &'static [&'static str] = &["ManagerWorkers"];
 }
 impl ::agentspec_types::codec::ComponentInfo for ManagerWorkers {
     fn component_type(&self) -> &'static str {
@@ -11359,6 +11471,10 @@ impl MapNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for MapNode {
+    const FAMILY: &'static str = "MapNode";
+    const MEMBERS: &'static [&'static str] = &["MapNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for MapNode {
     fn component_type(&self) -> &'static str {
         "MapNode"
@@ -11772,6 +11888,10 @@ impl MessageSummarizationTransform {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for MessageSummarizationTransform {
+    const FAMILY: &'static str = "MessageSummarizationTransform";
+    const MEMBERS: &'static [&'static str] = &["MessageSummarizationTransform"];
+}
 impl ::agentspec_types::codec::ComponentInfo for MessageSummarizationTransform {
     fn component_type(&self) -> &'static str {
         "MessageSummarizationTransform"
@@ -12151,6 +12271,10 @@ impl OAuthClientConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OAuthClientConfig {
+    const FAMILY: &'static str = "OAuthClientConfig";
+    const MEMBERS: &'static [&'static str] = &["OAuthClientConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OAuthClientConfig {
     fn component_type(&self) -> &'static str {
         "OAuthClientConfig"
@@ -12519,6 +12643,10 @@ impl OAuthConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OAuthConfig {
+    const FAMILY: &'static str = "OAuthConfig";
+    const MEMBERS: &'static [&'static str] = &["OAuthConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OAuthConfig {
     fn component_type(&self) -> &'static str {
         "OAuthConfig"
@@ -12782,6 +12910,10 @@ impl OciAgent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OciAgent {
+    const FAMILY: &'static str = "OciAgent";
+    const MEMBERS: &'static [&'static str] = &["OciAgent"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OciAgent {
     fn component_type(&self) -> &'static str {
         "OciAgent"
@@ -13039,6 +13171,10 @@ impl OciClientConfigWithApiKey {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OciClientConfigWithApiKey {
+    const FAMILY: &'static str = "OciClientConfigWithApiKey";
+    const MEMBERS: &'static [&'static str] = &["OciClientConfigWithApiKey"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithApiKey {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithApiKey"
@@ -13259,6 +13395,10 @@ impl OciClientConfigWithInstancePrincipal {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OciClientConfigWithInstancePrincipal {
+    const FAMILY: &'static str = "OciClientConfigWithInstancePrincipal";
+    const MEMBERS: &'static [&'static str] = &["OciClientConfigWithInstancePrincipal"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithInstancePrincipal {
     fn component_type(&self) -> &'static str {
         "OciClientConfigWithInstancePrincipal"
@@ -13478,6 +13618,10 @@ impl OciClientConfigWithResourcePrincipal {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for OciClientConfigWithResourcePrincipal {
+    const FAMILY: &'static str = "OciClientConfigWithResourcePrincipal";
+    const MEMBERS: &'static [&'static str] = &["OciClientConfigWithResourcePrincipal"];
 }
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithResourcePrincipal {
     fn component_type(&self) -> &'static str {
@@ -13740,6 +13884,10 @@ impl OciClientConfigWithSecurityToken {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for OciClientConfigWithSecurityToken {
+    const FAMILY: &'static str = "OciClientConfigWithSecurityToken";
+    const MEMBERS: &'static [&'static str] = &["OciClientConfigWithSecurityToken"];
 }
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithSecurityToken {
     fn component_type(&self) -> &'static str {
@@ -14137,6 +14285,10 @@ impl OciGenAiConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OciGenAiConfig {
+    const FAMILY: &'static str = "OciGenAiConfig";
+    const MEMBERS: &'static [&'static str] = &["OciGenAiConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OciGenAiConfig {
     fn component_type(&self) -> &'static str {
         "OciGenAiConfig"
@@ -14512,6 +14664,10 @@ impl OllamaConfig {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for OllamaConfig {
+    const FAMILY: &'static str = "OllamaConfig";
+    const MEMBERS: &'static [&'static str] = &["OllamaConfig"];
 }
 impl ::agentspec_types::codec::ComponentInfo for OllamaConfig {
     fn component_type(&self) -> &'static str {
@@ -14912,6 +15068,10 @@ impl OpenAiCompatibleConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OpenAiCompatibleConfig {
+    const FAMILY: &'static str = "OpenAiCompatibleConfig";
+    const MEMBERS: &'static [&'static str] = &["OpenAiCompatibleConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OpenAiCompatibleConfig {
     fn component_type(&self) -> &'static str {
         "OpenAiCompatibleConfig"
@@ -15214,6 +15374,10 @@ impl OpenAiConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OpenAiConfig {
+    const FAMILY: &'static str = "OpenAiConfig";
+    const MEMBERS: &'static [&'static str] = &["OpenAiConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for OpenAiConfig {
     fn component_type(&self) -> &'static str {
         "OpenAiConfig"
@@ -15469,6 +15633,10 @@ impl OracleDatabaseDatastore {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for OracleDatabaseDatastore {
+    const FAMILY: &'static str = "OracleDatabaseDatastore";
+    const MEMBERS: &'static [&'static str] = &["OracleDatabaseDatastore"];
 }
 impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseDatastore {
     fn component_type(&self) -> &'static str {
@@ -15741,6 +15909,10 @@ impl OutputMessageNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for OutputMessageNode {
+    const FAMILY: &'static str = "OutputMessageNode";
+    const MEMBERS: &'static [&'static str] = &["OutputMessageNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for OutputMessageNode {
     fn component_type(&self) -> &'static str {
@@ -16029,6 +16201,10 @@ impl ParallelFlowNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ParallelFlowNode {
+    const FAMILY: &'static str = "ParallelFlowNode";
+    const MEMBERS: &'static [&'static str] = &["ParallelFlowNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for ParallelFlowNode {
     fn component_type(&self) -> &'static str {
@@ -16456,6 +16632,10 @@ impl ParallelMapNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ParallelMapNode {
+    const FAMILY: &'static str = "ParallelMapNode";
+    const MEMBERS: &'static [&'static str] = &["ParallelMapNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for ParallelMapNode {
     fn component_type(&self) -> &'static str {
         "ParallelMapNode"
@@ -16712,6 +16892,10 @@ impl PostgresDatabaseDatastore {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for PostgresDatabaseDatastore {
+    const FAMILY: &'static str = "PostgresDatabaseDatastore";
+    const MEMBERS: &'static [&'static str] = &["PostgresDatabaseDatastore"];
 }
 impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseDatastore {
     fn component_type(&self) -> &'static str {
@@ -17094,6 +17278,10 @@ impl RemoteTool {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for RemoteTool {
+    const FAMILY: &'static str = "RemoteTool";
+    const MEMBERS: &'static [&'static str] = &["RemoteTool"];
+}
 impl ::agentspec_types::codec::ComponentInfo for RemoteTool {
     fn component_type(&self) -> &'static str {
         "RemoteTool"
@@ -17392,6 +17580,10 @@ impl SSETransport {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for SSETransport {
+    const FAMILY: &'static str = "SSETransport";
+    const MEMBERS: &'static [&'static str] = &["SSETransport"];
 }
 impl ::agentspec_types::codec::ComponentInfo for SSETransport {
     fn component_type(&self) -> &'static str {
@@ -17744,6 +17936,10 @@ impl SSEmTLSTransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for SSEmTLSTransport {
+    const FAMILY: &'static str = "SSEmTLSTransport";
+    const MEMBERS: &'static [&'static str] = &["SSEmTLSTransport"];
+}
 impl ::agentspec_types::codec::ComponentInfo for SSEmTLSTransport {
     fn component_type(&self) -> &'static str {
         "SSEmTLSTransport"
@@ -17964,6 +18160,10 @@ impl ServerTool {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ServerTool {
+    const FAMILY: &'static str = "ServerTool";
+    const MEMBERS: &'static [&'static str] = &["ServerTool"];
 }
 impl ::agentspec_types::codec::ComponentInfo for ServerTool {
     fn component_type(&self) -> &'static str {
@@ -18270,6 +18470,10 @@ impl SpecializedAgent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for SpecializedAgent {
+    const FAMILY: &'static str = "SpecializedAgent";
+    const MEMBERS: &'static [&'static str] = &["SpecializedAgent"];
+}
 impl ::agentspec_types::codec::ComponentInfo for SpecializedAgent {
     fn component_type(&self) -> &'static str {
         "SpecializedAgent"
@@ -18541,6 +18745,10 @@ impl StartNode {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for StartNode {
+    const FAMILY: &'static str = "StartNode";
+    const MEMBERS: &'static [&'static str] = &["StartNode"];
+}
 impl ::agentspec_types::codec::ComponentInfo for StartNode {
     fn component_type(&self) -> &'static str {
         "StartNode"
@@ -18781,6 +18989,10 @@ impl StdioTransport {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for StdioTransport {
+    const FAMILY: &'static str = "StdioTransport";
+    const MEMBERS: &'static [&'static str] = &["StdioTransport"];
 }
 impl ::agentspec_types::codec::ComponentInfo for StdioTransport {
     fn component_type(&self) -> &'static str {
@@ -19088,6 +19300,10 @@ impl StreamableHTTPTransport {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for StreamableHTTPTransport {
+    const FAMILY: &'static str = "StreamableHTTPTransport";
+    const MEMBERS: &'static [&'static str] = &["StreamableHTTPTransport"];
 }
 impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPTransport {
     fn component_type(&self) -> &'static str {
@@ -19467,6 +19683,10 @@ impl StreamableHTTPmTLSTransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for StreamableHTTPmTLSTransport {
+    const FAMILY: &'static str = "StreamableHTTPmTLSTransport";
+    const MEMBERS: &'static [&'static str] = &["StreamableHTTPmTLSTransport"];
+}
 impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPmTLSTransport {
     fn component_type(&self) -> &'static str {
         "StreamableHTTPmTLSTransport"
@@ -19790,6 +20010,10 @@ impl Swarm {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for Swarm {
+    const FAMILY: &'static str = "Swarm";
+    const MEMBERS: &'static [&'static str] = &["Swarm"];
+}
 impl ::agentspec_types::codec::ComponentInfo for Swarm {
     fn component_type(&self) -> &'static str {
         "Swarm"
@@ -20088,6 +20312,10 @@ impl TlsOracleDatabaseConnectionConfig {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for TlsOracleDatabaseConnectionConfig {
+    const FAMILY: &'static str = "TlsOracleDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = &["TlsOracleDatabaseConnectionConfig"];
 }
 impl ::agentspec_types::codec::ComponentInfo for TlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
@@ -20451,6 +20679,10 @@ impl TlsPostgresDatabaseConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for TlsPostgresDatabaseConnectionConfig {
+    const FAMILY: &'static str = "TlsPostgresDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = &["TlsPostgresDatabaseConnectionConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for TlsPostgresDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         "TlsPostgresDatabaseConnectionConfig"
@@ -20721,6 +20953,10 @@ impl ToolNode {
             );
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ToolNode {
+    const FAMILY: &'static str = "ToolNode";
+    const MEMBERS: &'static [&'static str] = &["ToolNode"];
 }
 impl ::agentspec_types::codec::ComponentInfo for ToolNode {
     fn component_type(&self) -> &'static str {
@@ -21098,6 +21334,10 @@ impl VllmConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for VllmConfig {
+    const FAMILY: &'static str = "VllmConfig";
+    const MEMBERS: &'static [&'static str] = &["VllmConfig"];
+}
 impl ::agentspec_types::codec::ComponentInfo for VllmConfig {
     fn component_type(&self) -> &'static str {
         "VllmConfig"
@@ -21239,6 +21479,10 @@ impl AgenticComponent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AgenticComponent {
+    const FAMILY: &'static str = "AgenticComponent";
+    const MEMBERS: &'static [&'static str] = AgenticComponent::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
     fn component_type(&self) -> &'static str {
         match self {
@@ -21346,7 +21590,7 @@ impl ::agentspec_types::codec::Decode for AgenticComponent {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AgenticComponent),
+            "AgenticComponent",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AgenticComponent::decode_body(
                 tag,
@@ -21486,6 +21730,10 @@ impl AnyLlmConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AnyLlmConfig {
+    const FAMILY: &'static str = "AnyLlmConfig";
+    const MEMBERS: &'static [&'static str] = AnyLlmConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -21593,7 +21841,7 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AnyLlmConfig),
+            "AnyLlmConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AnyLlmConfig::decode_body(
                 tag,
@@ -21707,6 +21955,10 @@ impl AnyOpenAiCompatibleConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AnyOpenAiCompatibleConfig {
+    const FAMILY: &'static str = "AnyOpenAiCompatibleConfig";
+    const MEMBERS: &'static [&'static str] = AnyOpenAiCompatibleConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -21768,7 +22020,7 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AnyOpenAiCompatibleConfig),
+            "AnyOpenAiCompatibleConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AnyOpenAiCompatibleConfig::decode_body(
                 tag,
@@ -21853,6 +22105,10 @@ impl AnySSETransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AnySSETransport {
+    const FAMILY: &'static str = "AnySSETransport";
+    const MEMBERS: &'static [&'static str] = AnySSETransport::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
     fn component_type(&self) -> &'static str {
         match self {
@@ -21900,7 +22156,7 @@ impl ::agentspec_types::codec::Decode for AnySSETransport {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AnySSETransport),
+            "AnySSETransport",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AnySSETransport::decode_body(
                 tag,
@@ -21991,6 +22247,10 @@ impl AnyStreamableHTTPTransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AnyStreamableHTTPTransport {
+    const FAMILY: &'static str = "AnyStreamableHTTPTransport";
+    const MEMBERS: &'static [&'static str] = AnyStreamableHTTPTransport::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
     fn component_type(&self) -> &'static str {
         match self {
@@ -22044,7 +22304,7 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransport {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AnyStreamableHTTPTransport),
+            "AnyStreamableHTTPTransport",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AnyStreamableHTTPTransport::decode_body(
                 tag,
@@ -22144,6 +22404,10 @@ impl AnyTlsOracleDatabaseConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AnyTlsOracleDatabaseConnectionConfig {
+    const FAMILY: &'static str = "AnyTlsOracleDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = AnyTlsOracleDatabaseConnectionConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -22201,7 +22465,7 @@ impl ::agentspec_types::codec::Decode for AnyTlsOracleDatabaseConnectionConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AnyTlsOracleDatabaseConnectionConfig),
+            "AnyTlsOracleDatabaseConnectionConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AnyTlsOracleDatabaseConnectionConfig::decode_body(
                 tag,
@@ -22274,6 +22538,10 @@ impl AuthConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for AuthConfig {
+    const FAMILY: &'static str = "AuthConfig";
+    const MEMBERS: &'static [&'static str] = AuthConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -22309,7 +22577,7 @@ impl ::agentspec_types::codec::Decode for AuthConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(AuthConfig),
+            "AuthConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| AuthConfig::decode_body(
                 tag,
@@ -22419,6 +22687,10 @@ impl ClientTransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ClientTransport {
+    const FAMILY: &'static str = "ClientTransport";
+    const MEMBERS: &'static [&'static str] = ClientTransport::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
     fn component_type(&self) -> &'static str {
         match self {
@@ -22502,7 +22774,7 @@ impl ::agentspec_types::codec::Decode for ClientTransport {
         cx.decode_tagged(
             node,
             path,
-            stringify!(ClientTransport),
+            "ClientTransport",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| ClientTransport::decode_body(
                 tag,
@@ -22813,6 +23085,10 @@ impl ComponentWithIO {
             ComponentWithIO::ToolNode(c) => c.encode_body(sink, cx),
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for ComponentWithIO {
+    const FAMILY: &'static str = "ComponentWithIO";
+    const MEMBERS: &'static [&'static str] = ComponentWithIO::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
     fn component_type(&self) -> &'static str {
@@ -23171,7 +23447,7 @@ impl ::agentspec_types::codec::Decode for ComponentWithIO {
         cx.decode_tagged(
             node,
             path,
-            stringify!(ComponentWithIO),
+            "ComponentWithIO",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| ComponentWithIO::decode_body(
                 tag,
@@ -23346,6 +23622,10 @@ impl Datastore {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for Datastore {
+    const FAMILY: &'static str = "Datastore";
+    const MEMBERS: &'static [&'static str] = Datastore::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for Datastore {
     fn component_type(&self) -> &'static str {
         match self {
@@ -23405,7 +23685,7 @@ impl ::agentspec_types::codec::Decode for Datastore {
         cx.decode_tagged(
             node,
             path,
-            stringify!(Datastore),
+            "Datastore",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| Datastore::decode_body(
                 tag,
@@ -23495,6 +23775,10 @@ impl GeminiAuthConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for GeminiAuthConfig {
+    const FAMILY: &'static str = "GeminiAuthConfig";
+    const MEMBERS: &'static [&'static str] = GeminiAuthConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -23542,7 +23826,7 @@ impl ::agentspec_types::codec::Decode for GeminiAuthConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(GeminiAuthConfig),
+            "GeminiAuthConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| GeminiAuthConfig::decode_body(
                 tag,
@@ -23638,6 +23922,10 @@ impl MessageTransform {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for MessageTransform {
+    const FAMILY: &'static str = "MessageTransform";
+    const MEMBERS: &'static [&'static str] = MessageTransform::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
     fn component_type(&self) -> &'static str {
         match self {
@@ -23689,7 +23977,7 @@ impl ::agentspec_types::codec::Decode for MessageTransform {
         cx.decode_tagged(
             node,
             path,
-            stringify!(MessageTransform),
+            "MessageTransform",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| MessageTransform::decode_body(
                 tag,
@@ -23868,6 +24156,10 @@ impl Node {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for Node {
+    const FAMILY: &'static str = "Node";
+    const MEMBERS: &'static [&'static str] = Node::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for Node {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24021,7 +24313,7 @@ impl ::agentspec_types::codec::Decode for Node {
         cx.decode_tagged(
             node,
             path,
-            stringify!(Node),
+            "Node",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| Node::decode_body(
                 tag,
@@ -24178,6 +24470,10 @@ impl OciClientConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OciClientConfig {
+    const FAMILY: &'static str = "OciClientConfig";
+    const MEMBERS: &'static [&'static str] = OciClientConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24259,7 +24555,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(OciClientConfig),
+            "OciClientConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| OciClientConfig::decode_body(
                 tag,
@@ -24365,6 +24661,10 @@ impl OracleDatabaseConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for OracleDatabaseConnectionConfig {
+    const FAMILY: &'static str = "OracleDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = OracleDatabaseConnectionConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24422,7 +24722,7 @@ impl ::agentspec_types::codec::Decode for OracleDatabaseConnectionConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(OracleDatabaseConnectionConfig),
+            "OracleDatabaseConnectionConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| OracleDatabaseConnectionConfig::decode_body(
                 tag,
@@ -24508,6 +24808,10 @@ impl PostgresDatabaseConnectionConfig {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for PostgresDatabaseConnectionConfig {
+    const FAMILY: &'static str = "PostgresDatabaseConnectionConfig";
+    const MEMBERS: &'static [&'static str] = PostgresDatabaseConnectionConfig::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfig {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24548,7 +24852,7 @@ impl ::agentspec_types::codec::Decode for PostgresDatabaseConnectionConfig {
         cx.decode_tagged(
             node,
             path,
-            stringify!(PostgresDatabaseConnectionConfig),
+            "PostgresDatabaseConnectionConfig",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| PostgresDatabaseConnectionConfig::decode_body(
                 tag,
@@ -24625,6 +24929,10 @@ impl RemoteAgent {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for RemoteAgent {
+    const FAMILY: &'static str = "RemoteAgent";
+    const MEMBERS: &'static [&'static str] = RemoteAgent::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24668,7 +24976,7 @@ impl ::agentspec_types::codec::Decode for RemoteAgent {
         cx.decode_tagged(
             node,
             path,
-            stringify!(RemoteAgent),
+            "RemoteAgent",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| RemoteAgent::decode_body(
                 tag,
@@ -24773,6 +25081,10 @@ impl RemoteTransport {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for RemoteTransport {
+    const FAMILY: &'static str = "RemoteTransport";
+    const MEMBERS: &'static [&'static str] = RemoteTransport::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
     fn component_type(&self) -> &'static str {
         match self {
@@ -24844,7 +25156,7 @@ impl ::agentspec_types::codec::Decode for RemoteTransport {
         cx.decode_tagged(
             node,
             path,
-            stringify!(RemoteTransport),
+            "RemoteTransport",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| RemoteTransport::decode_body(
                 tag,
@@ -24957,6 +25269,10 @@ impl Tool {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for Tool {
+    const FAMILY: &'static str = "Tool";
+    const MEMBERS: &'static [&'static str] = Tool::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for Tool {
     fn component_type(&self) -> &'static str {
         match self {
@@ -25020,7 +25336,7 @@ impl ::agentspec_types::codec::Decode for Tool {
         cx.decode_tagged(
             node,
             path,
-            stringify!(Tool),
+            "Tool",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| Tool::decode_body(
                 tag,
@@ -25100,6 +25416,10 @@ impl ToolBox {
         }
     }
 }
+impl ::agentspec_types::codec::Tagged for ToolBox {
+    const FAMILY: &'static str = "ToolBox";
+    const MEMBERS: &'static [&'static str] = ToolBox::MEMBERS;
+}
 impl ::agentspec_types::codec::ComponentInfo for ToolBox {
     fn component_type(&self) -> &'static str {
         match self {
@@ -25131,7 +25451,7 @@ impl ::agentspec_types::codec::Decode for ToolBox {
         cx.decode_tagged(
             node,
             path,
-            stringify!(ToolBox),
+            "ToolBox",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| ToolBox::decode_body(
                 tag,
@@ -25750,6 +26070,10 @@ impl Component {
             Component::VllmConfig(c) => c.encode_body(sink, cx),
         }
     }
+}
+impl ::agentspec_types::codec::Tagged for Component {
+    const FAMILY: &'static str = "Component";
+    const MEMBERS: &'static [&'static str] = Component::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for Component {
     fn component_type(&self) -> &'static str {
@@ -26434,7 +26758,7 @@ impl ::agentspec_types::codec::Decode for Component {
         cx.decode_tagged(
             node,
             path,
-            stringify!(Component),
+            "Component",
             Self::MEMBERS,
             |tag, entries, offset, cx, path| Component::decode_body(
                 tag,

@@ -116,20 +116,26 @@ fn flow_with_nodes(id: &str, n: usize, inner: Option<Value>) -> Value {
         .enumerate()
         .map(|(i, w)| data_edge(&format!("{id}_d{i}"), &w[0], "text", &w[1], "text"))
         .collect();
+    // As pyagentspec lays flows out: every node is referenced, its body in the flow's map.
+    let refs: Vec<Value> = ids.iter().map(|n| reference(n)).collect();
+    let bodies: serde_json::Map<String, Value> = ids.iter().cloned().zip(nodes).collect();
     with(
         base("Flow", id, id),
         json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "start_node": reference(&format!("{id}_start")),
-               "nodes": nodes, "control_flow_connections": control, "data_flow_connections": data}),
+               "nodes": refs, "control_flow_connections": control, "data_flow_connections": data, "$referenced_components": bodies}),
     )
 }
 
-/// Adds `$referenced_components` with the shared LLM config and the version to a root.
+/// Adds the shared LLM config to the root's `$referenced_components`, and the version.
 fn document(mut root: Value, version: &str) -> Value {
     let map = root.as_object_mut().expect("components are objects");
-    map.insert(
-        "$referenced_components".into(),
-        json!({"shared_llm": llm_config()}),
-    );
+    let referenced = map
+        .entry("$referenced_components")
+        .or_insert_with(|| json!({}));
+    referenced
+        .as_object_mut()
+        .expect("a map")
+        .insert("shared_llm".into(), llm_config());
     map.insert("agentspec_version".into(), json!(version));
     root
 }
