@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentspec_types::{Diagnostic, Document, Format};
+use agentspec_types::{Components, Diagnostic, Document, Format, LoadOptions};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Check and format Open Agent Spec documents (JSON or YAML).
@@ -26,6 +26,10 @@ enum Command {
         /// Documents to check.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// A components file (`{"$referenced_components": {...}}`) supplying components the
+        /// documents reference but do not hold.
+        #[arg(long, value_name = "FILE")]
+        components: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
         format: OutputFormat,
@@ -37,6 +41,9 @@ enum Command {
         /// Output format (default: the input's).
         #[arg(long, value_enum)]
         to: Option<TextFormat>,
+        /// A components file supplying components the document references but does not hold.
+        #[arg(long, value_name = "FILE")]
+        components: Option<PathBuf>,
     },
 }
 
@@ -71,8 +78,28 @@ pub fn main() -> ExitCode {
 /// Runs `cli`, writing to `out` and `err`; returns the exit code.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
-        Command::Check { files, format } => check(&files, format, out, err),
-        Command::Fmt { file, to } => fmt(&file, to, out, err),
+        Command::Check {
+            files,
+            format,
+            components,
+        } => {
+            let components = match load_components(components.as_ref(), out, err) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            check(&files, format, &components, out, err)
+        }
+        Command::Fmt {
+            file,
+            to,
+            components,
+        } => {
+            let components = match load_components(components.as_ref(), out, err) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            fmt(&file, to, &components, out, err)
+        }
     }
 }
 
@@ -88,7 +115,35 @@ fn read(path: &PathBuf) -> Result<Loaded, String> {
     Ok(Loaded { text, format })
 }
 
-fn check(files: &[PathBuf], format: OutputFormat, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+/// Loads `--components FILE`; its problems are reported like a document's (exit 1), an
+/// unreadable file is an I/O problem (exit 2).
+fn load_components(
+    path: Option<&PathBuf>,
+    _out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Components, u8> {
+    let Some(path) = path else {
+        return Ok(Components::new());
+    };
+    let loaded = read(path).map_err(|message| {
+        let _ = writeln!(err, "error: {message}");
+        2
+    })?;
+    Components::from_str_as(&loaded.text, loaded.format).map_err(|e| {
+        for d in &e.diagnostics {
+            let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+        }
+        1
+    })
+}
+
+fn check(
+    files: &[PathBuf],
+    format: OutputFormat,
+    components: &Components,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let mut code = 0;
     let mut all = Vec::new();
     for path in files {
@@ -100,7 +155,8 @@ fn check(files: &[PathBuf], format: OutputFormat, out: &mut dyn Write, err: &mut
                 continue;
             }
         };
-        let diagnostics = match Document::from_str_as(&loaded.text, loaded.format) {
+        let options = LoadOptions::new().components(components);
+        let diagnostics = match Document::from_str_with(&loaded.text, loaded.format, &options) {
             Ok(doc) => doc.warnings().to_vec(),
             Err(e) => e.diagnostics,
         };
@@ -155,7 +211,13 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
     })
 }
 
-fn fmt(path: &PathBuf, to: Option<TextFormat>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+fn fmt(
+    path: &PathBuf,
+    to: Option<TextFormat>,
+    components: &Components,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let loaded = match read(path) {
         Ok(l) => l,
         Err(message) => {
@@ -163,7 +225,8 @@ fn fmt(path: &PathBuf, to: Option<TextFormat>, out: &mut dyn Write, err: &mut dy
             return 2;
         }
     };
-    let doc = match Document::from_str_as(&loaded.text, loaded.format) {
+    let options = LoadOptions::new().components(components);
+    let doc = match Document::from_str_with(&loaded.text, loaded.format, &options) {
         Ok(doc) => doc,
         Err(e) => {
             for d in &e.diagnostics {

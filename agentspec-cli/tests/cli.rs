@@ -112,3 +112,26 @@ fn check_accepts_warnings() {
         stdout(&out)
     );
 }
+
+#[test]
+fn check_and_fmt_take_a_components_file() {
+    let main = fixture("generated/disaggregated_main.json");
+    let components = fixture("generated/disaggregated_components.json");
+    let (main, components) = (main.to_str().unwrap(), components.to_str().unwrap());
+    let without = agentspec(&["check", main]);
+    assert_eq!(without.status.code(), Some(1));
+    assert!(stdout(&without).contains("error[unresolved-reference]"));
+    let with = agentspec(&["check", main, "--components", components]);
+    assert_eq!((with.status.code(), stdout(&with).as_str()), (Some(0), ""));
+    let out = agentspec(&["fmt", main, "--components", components]);
+    assert_eq!(
+        stdout(&out),
+        std::fs::read_to_string(fixture("generated/disaggregated_main.json")).unwrap()
+    );
+    assert_eq!(
+        agentspec(&["check", main, "--components", "/no/such.json"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

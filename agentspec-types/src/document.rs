@@ -9,6 +9,7 @@ use std::path::Path as FsPath;
 use indexmap::IndexMap;
 
 use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Path};
+use crate::components::LoadOptions;
 use crate::diagnostic::{Diagnostic, LineIndex, push_pointer_token};
 use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::sink::Sink;
@@ -60,7 +61,7 @@ pub struct LoadError {
 }
 
 impl LoadError {
-    fn io(message: String) -> Self {
+    pub(crate) fn io(message: String) -> Self {
         LoadError {
             diagnostics: vec![Diagnostic::error("io-error", message, "", None)],
         }
@@ -92,7 +93,7 @@ impl fmt::Display for LoadError {
 /// Below it they run on the caller's thread: a release build needs about 4 KiB of stack per
 /// level of nesting (so 128 levels fit well within a 2 MiB thread), a debug build several
 /// times more. Starting a thread costs about a millisecond, so shallow documents avoid it.
-const DEEP: usize = if cfg!(debug_assertions) { 48 } else { 128 };
+pub(crate) const DEEP: usize = if cfg!(debug_assertions) { 48 } else { 128 };
 
 /// An Agent Spec document: its root component and the version it is written for.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,10 +127,15 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Loads a document in `format`. Errors and warnings carry line and column.
     pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
-        let parsed = match format {
-            Format::Json => parse_json_with_depth(text),
-            Format::Yaml => parse_yaml_with_depth(text),
-        };
+        Self::from_str_with(text, format, &LoadOptions::new())
+    }
+
+    /// Loads a document in `format` with components (and values) supplied from outside it.
+    pub fn from_str_with(
+        text: &str,
+        format: Format,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
         let locate = |mut diagnostics: Vec<Diagnostic>| {
             for d in &mut diagnostics {
@@ -137,11 +143,11 @@ impl<C: ComponentSet + Send> Document<C> {
             }
             diagnostics
         };
-        let (tree, depth) = parsed.map_err(|d| LoadError {
+        let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
             diagnostics: locate(d),
         })?;
         let source = Source { text, format };
-        match Self::decode(tree, depth, Some(source)) {
+        match Self::decode(tree, depth, Some(source), &options.registry()) {
             Ok(mut doc) => {
                 doc.warnings = locate(doc.warnings);
                 Ok(doc)
@@ -163,12 +169,21 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Loads a file; the format comes from its extension, else from its first character.
     pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
+        Self::from_path_with(path, &LoadOptions::new())
+    }
+
+    /// Loads a file with components (and values) supplied from outside it.
+    pub fn from_path_with(
+        path: impl AsRef<FsPath>,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
-        Self::from_str_as(
+        Self::from_str_with(
             &text,
             Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
+            options,
         )
     }
 
@@ -180,15 +195,23 @@ impl<C: ComponentSet + Send> Document<C> {
     /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
     pub fn from_tree(tree: Node) -> Result<Self, LoadError> {
         let depth = depth_of(&tree);
-        Self::decode(tree, depth, None)
+        Self::decode(tree, depth, None, &Registry::default())
     }
 
     /// Decodes a tree; deep trees are decoded on a thread with a large stack.
-    fn decode(tree: Node, depth: usize, source: Option<Source<'_>>) -> Result<Self, LoadError> {
+    fn decode(
+        tree: Node,
+        depth: usize,
+        source: Option<Source<'_>>,
+        registry: &Registry,
+    ) -> Result<Self, LoadError> {
+        let base = Path::ROOT;
         let result = if depth > DEEP {
-            on_big_stack(depth, move || decode_document(tree, source))
+            on_big_stack(depth, move || {
+                decode_document(tree, source, &base, registry)
+            })
         } else {
-            decode_document(tree, source)
+            decode_document(tree, source, &base, registry)
         };
         result.map(|mut doc| {
             doc.depth = depth;
@@ -262,6 +285,18 @@ impl<C: ComponentSet + Send> Document<C> {
         } else {
             self.root.walk(&mut f);
         }
+    }
+
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    pub(crate) fn set_depth(&mut self, depth: usize) {
+        self.depth = depth;
+    }
+
+    pub(crate) fn take_warnings(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The warnings found while loading.
@@ -342,9 +377,20 @@ impl<C: ComponentSet + Send> Document<C> {
 
 /// The source text a tree was parsed from, to locate diagnostics found after decoding.
 #[derive(Clone, Copy)]
-struct Source<'a> {
-    text: &'a str,
+pub(crate) struct Source<'a> {
+    pub text: &'a str,
+    pub format: Format,
+}
+
+/// Parses `text` in `format`, with the deepest nesting.
+pub(crate) fn parse_with_depth(
+    text: &str,
     format: Format,
+) -> Result<(Node, usize), Vec<Diagnostic>> {
+    match format {
+        Format::Json => parse_json_with_depth(text),
+        Format::Yaml => parse_yaml_with_depth(text),
+    }
 }
 
 /// The nesting depth of a tree, without recursion.
@@ -365,7 +411,7 @@ pub(crate) fn depth_of(tree: &Node) -> usize {
 
 /// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug
 /// build.
-fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
     let stack = (16 << 20) + depth * (96 << 10);
     std::thread::scope(|scope| {
         match std::thread::Builder::new()
@@ -380,27 +426,29 @@ fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-fn decode_document<C: ComponentSet>(
+pub(crate) fn decode_document<C: ComponentSet>(
     tree: Node,
     source: Option<Source<'_>>,
+    base: &Path<'_>,
+    registry: &Registry,
 ) -> Result<Document<C>, LoadError> {
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.eager_pointers = source.is_none();
-    let root_path = Path::ROOT;
+    let root_path = *base;
     let offset = tree.offset;
     let Value::Object(mut entries) = tree.value else {
         let found = tree.value.type_name();
         let d = Diagnostic::error(
             "invalid-type",
             format!("a document is an object (a component), found {found}"),
-            "",
+            base.pointer(),
             Some(offset as usize),
         );
         return Err(LoadError {
             diagnostics: vec![d],
         });
     };
-    let version = root_version::<C>(&mut entries, offset, &mut cx);
+    let version = root_version::<C>(&mut entries, offset, &mut cx, base);
     let root = if entries.iter().any(|e| e.key == "$component_ref") {
         cx.error("unsupported", "a document whose root is a `$component_ref` is not supported yet; put the component itself at the root", &root_path, offset);
         None
@@ -417,7 +465,7 @@ fn decode_document<C: ComponentSet>(
             |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
         )
     };
-    check_references(&mut cx, source);
+    check_references(&mut cx, source, registry);
     let mut diagnostics = std::mem::take(&mut cx.diagnostics);
     diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
     match (root, version) {
@@ -438,6 +486,7 @@ fn root_version<C: ComponentSet>(
     entries: &mut Vec<Entry>,
     offset: u32,
     cx: &mut Decoder,
+    base: &Path<'_>,
 ) -> Option<Version> {
     let newest = *C::VERSIONS.last()?;
     let take = |entries: &mut Vec<Entry>, key: &str| {
@@ -448,7 +497,7 @@ fn root_version<C: ComponentSet>(
     };
     let declared = take(entries, "agentspec_version");
     let legacy = take(entries, "air_version");
-    let path = Path::ROOT;
+    let path = *base;
     let entry = match (declared, legacy) {
         (Some(entry), legacy) => {
             if let Some(legacy) = legacy {
@@ -520,9 +569,15 @@ fn root_version<C: ComponentSet>(
     }
 }
 
+/// Components supplied from outside the document (a components file), by id.
+#[derive(Debug, Default)]
+pub(crate) struct Registry {
+    pub types: HashMap<String, &'static str>,
+}
+
 /// The `$referenced_components` checks, all reported at once: ids defined twice,
 /// references to nothing, to the wrong family or in a cycle, and entries nobody uses.
-fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
+fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, registry: &Registry) {
     let mut found = Vec::new();
     let mut need_pointers: Vec<u32> = Vec::new();
     let mut need_keys: Vec<u32> = Vec::new();
@@ -551,9 +606,21 @@ fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
     }
     let mut used = vec![false; cx.entries.len()];
     let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); cx.entries.len()];
+    for (i, entry) in cx.entries.iter().enumerate() {
+        if registry.types.contains_key(entry.key.as_str()) {
+            found.push(Found::AlsoSupplied(i));
+            need_keys.push(entry.key_offset);
+        }
+    }
     for (r, reference) in cx.references.iter().enumerate() {
         match keys.get(reference.id.as_str()) {
-            None => found.push(Found::Unresolved(r)),
+            None => match registry.types.get(reference.id.as_str()) {
+                None => found.push(Found::Unresolved(r)),
+                Some(ty) if !reference.members.contains(ty) => {
+                    found.push(Found::WrongSupplied(r, ty))
+                }
+                Some(_) => continue,
+            },
             Some(&target) => {
                 used[target] = true;
                 let ty = cx.entries[target].component_type;
@@ -571,7 +638,7 @@ fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
     for (r, reference) in cx.references.iter().enumerate() {
         if found
             .iter()
-            .any(|f| matches!(f, Found::WrongFamily(x, _) if *x == r))
+            .any(|f| matches!(f, Found::WrongFamily(x, _) | Found::WrongSupplied(x, _) if *x == r))
         {
             need_pointers.push(reference.offset);
         }
@@ -631,10 +698,20 @@ fn check_references(cx: &mut Decoder, source: Option<Source<'_>>) {
 
 /// One reference problem, before it is worded.
 enum Found {
-    DuplicateKey { entry: usize, first: usize },
-    DuplicateComponent { component: usize, first: usize },
+    DuplicateKey {
+        entry: usize,
+        first: usize,
+    },
+    DuplicateComponent {
+        component: usize,
+        first: usize,
+    },
     Unresolved(usize),
     WrongFamily(usize, usize),
+    /// A reference to a supplied component of the wrong family.
+    WrongSupplied(usize, &'static str),
+    /// A `$referenced_components` key that the supplied components define too.
+    AlsoSupplied(usize),
     Cycle(Cycle),
     Unused(usize),
 }
@@ -712,6 +789,34 @@ impl Found {
                     message,
                     reference_at(*r),
                     Some(reference.offset as usize),
+                )
+            }
+            Found::WrongSupplied(r, ty) => {
+                let reference = &cx.references[*r];
+                let message = format!(
+                    "`{}` is a supplied `{ty}`, which cannot stand where a {} is expected (expected one of: {})",
+                    reference.id,
+                    reference.family,
+                    reference.members.join(", ")
+                );
+                Diagnostic::error(
+                    "wrong-component-family",
+                    message,
+                    reference_at(*r),
+                    Some(reference.offset as usize),
+                )
+            }
+            Found::AlsoSupplied(i) => {
+                let e = &cx.entries[*i];
+                let message = format!(
+                    "the id `{}` is defined in this document and in the supplied components; an id names one component",
+                    e.key
+                );
+                Diagnostic::error(
+                    "duplicate-id",
+                    message,
+                    entry_at(*i),
+                    Some(e.key_offset as usize),
                 )
             }
             Found::Cycle(cycle) => {

@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod codec;
+pub mod components;
 pub mod diagnostic;
 pub mod document;
 pub mod json;
@@ -43,6 +44,12 @@ pub mod yaml;
 pub use codec::ComponentInfo;
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{Format, LoadError};
+
+/// A components file of the types generated from the bundled schemas.
+pub type Components = components::Components<Component>;
+
+/// Options for loading a document of the bundled types.
+pub type LoadOptions<'a> = components::LoadOptions<'a, Component>;
 pub use indexmap::IndexMap;
 pub use refs::{ComponentRef, RefOr, Sensitive};
 pub use serde_json;

@@ -1,0 +1,309 @@
+//! Disaggregated components: a components file `{"$referenced_components": {id: body}}`
+//! whose bodies are each written as their own root (with their own `agentspec_version`),
+//! supplied when loading the main document that references them.
+
+use std::path::Path as FsPath;
+
+use indexmap::IndexMap;
+
+use crate::codec::{ComponentSet, Path};
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::document::{
+    Document, Format, LoadError, Registry, Source, decode_document, on_big_stack, parse_with_depth,
+};
+use crate::json::JsonWriter;
+use crate::sink::Sink;
+use crate::tree::Value;
+use crate::value::ValueSink;
+use crate::yaml::YamlWriter;
+
+/// The components of a components file, by id, each with its own version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Components<C> {
+    entries: IndexMap<String, Document<C>>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl<C> Default for Components<C> {
+    fn default() -> Self {
+        Components {
+            entries: IndexMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl<C: ComponentSet + Send + Sync> Components<C> {
+    /// No components.
+    pub fn new() -> Self {
+        Components::default()
+    }
+
+    /// Loads a JSON components file.
+    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
+        Self::from_str_as(text, Format::Json)
+    }
+
+    /// Loads a YAML components file.
+    pub fn from_yaml_str(text: &str) -> Result<Self, LoadError> {
+        Self::from_str_as(text, Format::Yaml)
+    }
+
+    /// Loads a components file from disk (format from the extension, else sniffed).
+    pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        Self::from_str_as(
+            &text,
+            Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
+        )
+    }
+
+    /// Loads a components file: an object whose only key is `$referenced_components`; each
+    /// entry is loaded as a document of its own.
+    pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
+        let index = LineIndex::new(text);
+        let locate = |mut diagnostics: Vec<Diagnostic>| {
+            for d in &mut diagnostics {
+                d.locate(&index);
+            }
+            diagnostics
+        };
+        let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
+            diagnostics: locate(d),
+        })?;
+        let source = Source { text, format };
+        let mut diagnostics = Vec::new();
+        let mut out = Components::new();
+        let Value::Object(root) = tree.value else {
+            let found = tree.value.type_name();
+            let message = format!(
+                "a components file is an object `{{\"$referenced_components\": {{...}}}}`, found {found}"
+            );
+            let d = Diagnostic::error("invalid-type", message, "", Some(tree.offset as usize));
+            return Err(LoadError {
+                diagnostics: locate(vec![d]),
+            });
+        };
+        let mut map = None;
+        for entry in root {
+            if entry.key == "$referenced_components" {
+                map = Some(entry.value);
+            } else {
+                let message = format!(
+                    "a components file holds only `$referenced_components`; `{}` is not allowed beside it",
+                    entry.key
+                );
+                let mut pointer = String::new();
+                crate::diagnostic::push_pointer_token(&mut pointer, &entry.key);
+                diagnostics.push(Diagnostic::error(
+                    "unknown-field",
+                    message,
+                    pointer,
+                    Some(entry.key_offset as usize),
+                ));
+            }
+        }
+        let Some(map) = map else {
+            let d = Diagnostic::error(
+                "missing-field",
+                "a components file needs `$referenced_components`",
+                "",
+                Some(tree.offset as usize),
+            );
+            return Err(LoadError {
+                diagnostics: locate(vec![d]),
+            });
+        };
+        let Value::Object(entries) = map.value else {
+            let d = Diagnostic::error(
+                "invalid-type",
+                "`$referenced_components` is an object: id → component",
+                "/$referenced_components",
+                Some(map.offset as usize),
+            );
+            return Err(LoadError {
+                diagnostics: locate(vec![d]),
+            });
+        };
+        for entry in entries {
+            let (key, value) = (entry.key, entry.value);
+            let run = || {
+                let base = Path::ROOT;
+                let map_path = base.key("$referenced_components");
+                decode_document::<C>(
+                    value,
+                    Some(source),
+                    &map_path.key(&key),
+                    &Registry::default(),
+                )
+            };
+            let decoded = if depth > crate::document::DEEP {
+                on_big_stack(depth, run)
+            } else {
+                run()
+            };
+            match decoded {
+                Ok(mut doc) => {
+                    doc.set_depth(depth);
+                    diagnostics.extend(doc.take_warnings());
+                    out.entries.insert(key, doc);
+                }
+                Err(e) => diagnostics.extend(e.diagnostics),
+            }
+        }
+        let diagnostics = locate(diagnostics);
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return Err(LoadError { diagnostics });
+        }
+        out.warnings = diagnostics;
+        Ok(out)
+    }
+
+    /// The component stored under `id`, as the document it was loaded as.
+    pub fn get(&self, id: &str) -> Option<&Document<C>> {
+        self.entries.get(id)
+    }
+
+    /// The ids, in file order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// How many components there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds (or replaces) the component stored under `id`.
+    pub fn insert(&mut self, id: impl Into<String>, component: Document<C>) {
+        self.entries.insert(id.into(), component);
+    }
+
+    /// Stores the component `from` under the id `to` instead (to match the references of a
+    /// main document that names it differently). The order of the ids is kept.
+    pub fn rename(&mut self, from: &str, to: &str) -> Result<(), String> {
+        if self.entries.contains_key(to) {
+            return Err(format!("there is already a component with id `{to}`"));
+        }
+        let Some(index) = self.entries.get_index_of(from) else {
+            return Err(format!(
+                "there is no component with id `{from}` (ids: {})",
+                self.ids().collect::<Vec<_>>().join(", ")
+            ));
+        };
+        let (_, doc) = self
+            .entries
+            .shift_remove_index(index)
+            .expect("index just found");
+        self.entries.shift_insert(index, to.to_owned(), doc);
+        Ok(())
+    }
+
+    /// The warnings found while loading.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    pub(crate) fn registry(&self) -> Registry {
+        Registry {
+            types: self
+                .entries
+                .iter()
+                .map(|(id, doc)| (id.clone(), doc.root().component_type()))
+                .collect(),
+        }
+    }
+
+    /// Streams the file: `{"$referenced_components": {id: body with its version}}`.
+    pub fn write(&self, sink: &mut dyn Sink) {
+        sink.begin_object();
+        sink.key("$referenced_components");
+        sink.begin_object();
+        for (id, doc) in &self.entries {
+            sink.key(id);
+            doc.write(sink);
+        }
+        sink.end_object();
+        sink.end_object();
+    }
+
+    fn write_into<S: Sink + Send>(&self, mut sink: S) -> S {
+        let depth = self
+            .entries
+            .values()
+            .map(Document::depth)
+            .max()
+            .unwrap_or(0)
+            + 2;
+        if depth > crate::document::DEEP {
+            on_big_stack(depth, || {
+                self.write(&mut sink);
+                sink
+            })
+        } else {
+            self.write(&mut sink);
+            sink
+        }
+    }
+
+    /// Pretty JSON, as pyagentspec writes it.
+    pub fn to_json_pretty(&self) -> String {
+        self.write_into(JsonWriter::pretty()).finish()
+    }
+
+    /// Block-style YAML.
+    pub fn to_yaml(&self) -> String {
+        self.write_into(YamlWriter::new()).finish()
+    }
+
+    /// The file as a `serde_json::Value`.
+    pub fn to_value(&self) -> serde_json::Value {
+        self.write_into(ValueSink::new()).finish()
+    }
+
+    /// Writes the file in `format`.
+    pub fn to_string_as(&self, format: Format) -> String {
+        match format {
+            Format::Json => self.to_json_pretty(),
+            Format::Yaml => self.to_yaml(),
+        }
+    }
+}
+
+/// Options for loading a document.
+#[derive(Debug)]
+pub struct LoadOptions<'a, C> {
+    pub(crate) components: Option<&'a Components<C>>,
+}
+
+impl<C> Default for LoadOptions<'_, C> {
+    fn default() -> Self {
+        LoadOptions { components: None }
+    }
+}
+
+impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
+    /// The defaults: nothing supplied.
+    pub fn new() -> Self {
+        LoadOptions::default()
+    }
+
+    /// Components the document references but does not hold (a components file).
+    pub fn components(mut self, components: &'a Components<C>) -> Self {
+        self.components = Some(components);
+        self
+    }
+
+    pub(crate) fn registry(&self) -> Registry {
+        self.components
+            .map(Components::registry)
+            .unwrap_or_default()
+    }
+}
