@@ -49,7 +49,7 @@ def main():
         if path.stem.startswith(SKIP_PREFIXES) or path.stem.endswith(SKIP_SUFFIXES):
             continue
         original = json.loads(path.read_text()) if path.suffix == ".json" else yaml.safe_load(path.read_text())
-        ours = subprocess.run([binary, "fmt", str(path)], capture_output=True, text=True)
+        ours = subprocess.run([binary, "fmt", "--include-secrets", str(path)], capture_output=True, text=True)
         try:
             if ours.returncode != 0:
                 raise RuntimeError(f"agentspec fmt failed: {ours.stderr.strip()}")

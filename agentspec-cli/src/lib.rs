@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentspec_types::{Components, Diagnostic, Document, Format, LoadOptions};
+use agentspec_types::{
+    Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, WriteOptions,
+};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Check and format Open Agent Spec documents (JSON or YAML).
@@ -26,13 +28,17 @@ enum Command {
         /// Documents to check.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+        format: OutputFormat,
         /// A components file (`{"$referenced_components": {...}}`) supplying components the
         /// documents reference but do not hold.
         #[arg(long, value_name = "FILE")]
         components: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-        format: OutputFormat,
+        /// A values file (`{"<component id>.<field>": value}`) for the sensitive fields the
+        /// documents hold as placeholders; any placeholder it misses is then an error.
+        #[arg(long, value_name = "FILE")]
+        values: Option<PathBuf>,
     },
     /// Load a document and write it to stdout in pyagentspec's layout.
     Fmt {
@@ -44,6 +50,12 @@ enum Command {
         /// A components file supplying components the document references but does not hold.
         #[arg(long, value_name = "FILE")]
         components: Option<PathBuf>,
+        /// A values file for the sensitive fields the document holds as placeholders.
+        #[arg(long, value_name = "FILE")]
+        values: Option<PathBuf>,
+        /// Write the values of sensitive fields (default: `<id>.<field>` placeholders).
+        #[arg(long)]
+        include_secrets: bool,
     },
 }
 
@@ -82,24 +94,28 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             files,
             format,
             components,
-        } => {
-            let components = match load_components(components.as_ref(), out, err) {
-                Ok(c) => c,
-                Err(code) => return code,
-            };
-            check(&files, format, &components, out, err)
-        }
+            values,
+        } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
+            Ok(supplied) => check(&files, format, &supplied, out, err),
+            Err(code) => code,
+        },
         Command::Fmt {
             file,
             to,
             components,
-        } => {
-            let components = match load_components(components.as_ref(), out, err) {
-                Ok(c) => c,
-                Err(code) => return code,
-            };
-            fmt(&file, to, &components, out, err)
-        }
+            values,
+            include_secrets,
+        } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
+            Ok(supplied) => fmt(
+                &file,
+                to,
+                &supplied,
+                &WriteOptions::new().include_secrets(include_secrets),
+                out,
+                err,
+            ),
+            Err(code) => code,
+        },
     }
 }
 
@@ -115,32 +131,56 @@ fn read(path: &PathBuf) -> Result<Loaded, String> {
     Ok(Loaded { text, format })
 }
 
-/// Loads `--components FILE`; its problems are reported like a document's (exit 1), an
-/// unreadable file is an I/O problem (exit 2).
-fn load_components(
-    path: Option<&PathBuf>,
-    _out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Components, u8> {
-    let Some(path) = path else {
-        return Ok(Components::new());
-    };
-    let loaded = read(path).map_err(|message| {
-        let _ = writeln!(err, "error: {message}");
-        2
-    })?;
-    Components::from_str_as(&loaded.text, loaded.format).map_err(|e| {
-        for d in &e.diagnostics {
-            let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+/// What `--components` and `--values` supply.
+struct Supplied {
+    components: Components,
+    values: Option<Values>,
+}
+
+impl Supplied {
+    /// Loads the files; their problems are reported like a document's (exit 1), an
+    /// unreadable file is an I/O problem (exit 2).
+    fn load(
+        components: Option<&PathBuf>,
+        values: Option<&PathBuf>,
+        err: &mut dyn Write,
+    ) -> Result<Self, u8> {
+        let components = match components {
+            Some(path) => Components::from_path(path).map_err(|e| report(path, &e, err))?,
+            None => Components::new(),
+        };
+        let values = match values {
+            Some(path) => Some(Values::from_path(path).map_err(|e| report(path, &e, err))?),
+            None => None,
+        };
+        Ok(Supplied { components, values })
+    }
+
+    fn options(&self) -> LoadOptions<'_> {
+        let options = LoadOptions::new().components(&self.components);
+        match &self.values {
+            Some(values) => options.values(values),
+            None => options,
         }
+    }
+}
+
+/// Prints the diagnostics of a file that could not be loaded; the exit code for it.
+fn report(path: &std::path::Path, e: &LoadError, err: &mut dyn Write) -> u8 {
+    for d in &e.diagnostics {
+        let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+    }
+    if e.diagnostics.iter().any(|d| d.code == "io-error") {
+        2
+    } else {
         1
-    })
+    }
 }
 
 fn check(
     files: &[PathBuf],
     format: OutputFormat,
-    components: &Components,
+    supplied: &Supplied,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -155,11 +195,11 @@ fn check(
                 continue;
             }
         };
-        let options = LoadOptions::new().components(components);
-        let diagnostics = match Document::from_str_with(&loaded.text, loaded.format, &options) {
-            Ok(doc) => doc.warnings().to_vec(),
-            Err(e) => e.diagnostics,
-        };
+        let diagnostics =
+            match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
+                Ok(doc) => doc.warnings().to_vec(),
+                Err(e) => e.diagnostics,
+            };
         if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {
             code = 1;
         }
@@ -214,7 +254,8 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
 fn fmt(
     path: &PathBuf,
     to: Option<TextFormat>,
-    components: &Components,
+    supplied: &Supplied,
+    write: &WriteOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -225,15 +266,9 @@ fn fmt(
             return 2;
         }
     };
-    let options = LoadOptions::new().components(components);
-    let doc = match Document::from_str_with(&loaded.text, loaded.format, &options) {
+    let doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
         Ok(doc) => doc,
-        Err(e) => {
-            for d in &e.diagnostics {
-                let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
-            }
-            return 1;
-        }
+        Err(e) => return report(path, &e, err),
     };
     for d in doc.warnings() {
         let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
@@ -243,7 +278,7 @@ fn fmt(
         Some(TextFormat::Yaml) => Format::Yaml,
         None => loaded.format,
     };
-    match out.write_all(doc.to_string_as(target).as_bytes()) {
+    match out.write_all(doc.to_string_with(target.into(), write).as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(err, "error: writing the document: {e}");

@@ -135,3 +135,25 @@ fn check_and_fmt_take_a_components_file() {
         Some(2)
     );
 }
+
+#[test]
+fn check_takes_values_and_fmt_includes_secrets_on_request() {
+    let redacted = fixture("generated/sensitive_fields_redacted.json");
+    let values = fixture("generated/sensitive_fields_redacted.registry.json");
+    let (redacted, values) = (redacted.to_str().unwrap(), values.to_str().unwrap());
+    let plain = agentspec(&["check", redacted]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(stdout(&plain).matches("warning[missing-secret]").count(), 2);
+    let with_values = agentspec(&["check", redacted, "--values", values]);
+    assert_eq!(
+        (with_values.status.code(), stdout(&with_values).as_str()),
+        (Some(0), "")
+    );
+    let out = agentspec(&["fmt", redacted, "--values", values, "--include-secrets"]);
+    assert!(stdout(&out).contains("\"api_key\": \"sk-from-registry\""));
+    let redacted_again = agentspec(&["fmt", redacted, "--values", values]);
+    assert_eq!(
+        stdout(&redacted_again),
+        std::fs::read_to_string(fixture("generated/sensitive_fields_redacted.json")).unwrap()
+    );
+}

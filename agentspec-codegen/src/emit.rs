@@ -43,6 +43,39 @@ fn may_hold_components(model: &Model, ty: &Ty) -> bool {
     }
 }
 
+/// Whether a field holds a secret (`Sensitive<T>` or `Option<Sensitive<T>>`).
+fn is_sensitive(ty: &Ty) -> bool {
+    match ty {
+        Ty::Sensitive(_) => true,
+        Ty::Option(inner) => is_sensitive(inner),
+        _ => false,
+    }
+}
+
+/// Unions that stand inside a secret: they need to say whether they are empty.
+fn sensitive_unions(model: &Model) -> std::collections::BTreeSet<String> {
+    fn visit(ty: &Ty, inside: bool, out: &mut std::collections::BTreeSet<String>) {
+        match ty {
+            Ty::Sensitive(inner) => visit(inner, true, out),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Map(inner) => visit(inner, inside, out),
+            Ty::Union(name) if inside => {
+                out.insert(name.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for f in model
+        .components
+        .values()
+        .flat_map(|c| &c.fields)
+        .chain(model.structs.values().flat_map(|s| &s.fields))
+    {
+        visit(&f.ty, false, &mut out);
+    }
+    out
+}
+
 /// Doc comment lines, made safe for rustdoc: Python docstrings use indentation and `>>>`
 /// examples that rustdoc would read as Rust doctests, and brackets it would read as links.
 fn doc(text: Option<&str>) -> TokenStream {
@@ -349,8 +382,16 @@ impl Emitter<'_> {
                     .push(quote! { #rt::walk::Walk::<Component>::walk(&self.#name, f); });
             }
             let since = version_tokens(rt, f.since);
-            let write =
-                quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); };
+            let write = if is_sensitive(&f.ty) {
+                let owner_id = if fields.iter().any(|f| f.json_name == "id") {
+                    quote!(&self.id)
+                } else {
+                    quote!("")
+                };
+                quote! { sink.key(#json); #rt::SecretField::encode_secret(&self.#name, #owner_id, #json, sink, cx); }
+            } else {
+                quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); }
+            };
             code.encode.push(if f.skip_null {
                 quote! { if let ::std::option::Option::Some(value) = &self.#name { sink.key(#json); #rt::codec::Encode::encode(value, sink, cx); } }
             } else if matches!(f.ty, Ty::ReferencedComponents) {
@@ -464,6 +505,14 @@ impl Emitter<'_> {
     fn union(&self, u: &Union) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&u.name);
+        let truthy = sensitive_unions(self.model).contains(&u.name).then(|| {
+            let variants = u.variants.iter().map(|(v, _)| ident(v));
+            quote! {
+                impl #rt::Truthy for #name {
+                    fn truthy(&self) -> bool { match self { #( #name::#variants(value) => #rt::Truthy::truthy(value), )* } }
+                }
+            }
+        });
         let name_str = &u.name;
         let docs = match &u.doc {
             Some(d) => doc(Some(d)),
@@ -524,6 +573,7 @@ impl Emitter<'_> {
                     match self { #( #name::#variants(value) => #rt::walk::Walk::<Component>::walk(value, f), )* }
                 }
             }
+            #truthy
         }
     }
 

@@ -189,6 +189,19 @@ pub struct Decoder {
     pub(crate) eager_pointers: bool,
     /// The known Agent Spec versions.
     pub(crate) versions: &'static [Version],
+    /// Values of sensitive fields, by placeholder (`<id>.<field>`), when supplied.
+    pub(crate) values: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Placeholders read: (placeholder, offset of the placeholder object, pointer, supplied).
+    pub(crate) secrets: Vec<SeenSecret>,
+}
+
+/// A `{"$component_ref": "<id>.<field>"}` placeholder of a sensitive field.
+#[derive(Debug, Clone)]
+pub(crate) struct SeenSecret {
+    pub placeholder: String,
+    pub offset: u32,
+    pub pointer: Option<String>,
+    pub supplied: bool,
 }
 
 /// `"25.4.1, 25.4.2"`.
@@ -438,6 +451,28 @@ impl Decoder {
         *slot = if ok { Slot::Present(map) } else { Slot::Failed };
     }
 
+    /// Looks up the value of a secret placeholder read at `offset` (and records it).
+    pub(crate) fn secret(
+        &mut self,
+        placeholder: &str,
+        offset: u32,
+        path: &Path<'_>,
+    ) -> Option<serde_json::Value> {
+        let value = self
+            .values
+            .as_ref()
+            .and_then(|v| v.get(placeholder))
+            .cloned();
+        let pointer = self.eager_pointers.then(|| path.pointer());
+        self.secrets.push(SeenSecret {
+            placeholder: placeholder.to_owned(),
+            offset,
+            pointer,
+            supplied: value.is_some(),
+        });
+        value
+    }
+
     /// Records a reference read at `offset` where a `T` is expected.
     pub(crate) fn reference<T: Tagged>(&mut self, id: String, offset: u32, path: &Path<'_>) {
         let pointer = self.eager_pointers.then(|| path.pointer());
@@ -615,6 +650,8 @@ pub struct Encoder {
     /// The version the document is written at: fields that do not exist at this version
     /// are left out when they hold their default value.
     pub version: Version,
+    /// Write the values of sensitive fields instead of `<id>.<field>` placeholders.
+    pub include_secrets: bool,
 }
 
 impl Encoder {

@@ -9,7 +9,8 @@ use indexmap::IndexMap;
 use crate::codec::{ComponentSet, Path};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::document::{
-    Document, Format, LoadError, Registry, Source, decode_document, on_big_stack, parse_with_depth,
+    Document, Format, LoadError, Output, Registry, Source, WriteOptions, decode_document,
+    on_big_stack, parse_with_depth,
 };
 use crate::json::JsonWriter;
 use crate::sink::Sink;
@@ -218,23 +219,24 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 .iter()
                 .map(|(id, doc)| (id.clone(), doc.root().component_type()))
                 .collect(),
+            values: None,
         }
     }
 
     /// Streams the file: `{"$referenced_components": {id: body with its version}}`.
-    pub fn write(&self, sink: &mut dyn Sink) {
+    pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
         sink.begin_object();
         sink.key("$referenced_components");
         sink.begin_object();
         for (id, doc) in &self.entries {
             sink.key(id);
-            doc.write(sink);
+            doc.write_with(sink, options);
         }
         sink.end_object();
         sink.end_object();
     }
 
-    fn write_into<S: Sink + Send>(&self, mut sink: S) -> S {
+    fn write_into<S: Sink + Send>(&self, mut sink: S, options: &WriteOptions) -> S {
         let depth = self
             .entries
             .values()
@@ -244,35 +246,37 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
             + 2;
         if depth > crate::document::DEEP {
             on_big_stack(depth, || {
-                self.write(&mut sink);
+                self.write_with(&mut sink, options);
                 sink
             })
         } else {
-            self.write(&mut sink);
+            self.write_with(&mut sink, options);
             sink
         }
     }
 
-    /// Pretty JSON, as pyagentspec writes it.
+    /// Pretty JSON, as pyagentspec writes it, secrets redacted.
     pub fn to_json_pretty(&self) -> String {
-        self.write_into(JsonWriter::pretty()).finish()
+        self.to_string_with(Output::JsonPretty, &WriteOptions::new())
     }
 
-    /// Block-style YAML.
+    /// Block-style YAML, secrets redacted.
     pub fn to_yaml(&self) -> String {
-        self.write_into(YamlWriter::new()).finish()
+        self.to_string_with(Output::Yaml, &WriteOptions::new())
     }
 
-    /// The file as a `serde_json::Value`.
+    /// The file as a `serde_json::Value`, secrets redacted.
     pub fn to_value(&self) -> serde_json::Value {
-        self.write_into(ValueSink::new()).finish()
+        self.write_into(ValueSink::new(), &WriteOptions::new())
+            .finish()
     }
 
-    /// Writes the file in `format`.
-    pub fn to_string_as(&self, format: Format) -> String {
-        match format {
-            Format::Json => self.to_json_pretty(),
-            Format::Yaml => self.to_yaml(),
+    /// Writes the file as `output` with `options`.
+    pub fn to_string_with(&self, output: Output, options: &WriteOptions) -> String {
+        match output {
+            Output::JsonPretty => self.write_into(JsonWriter::pretty(), options).finish(),
+            Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
+            Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
     }
 }
@@ -281,11 +285,15 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
 #[derive(Debug)]
 pub struct LoadOptions<'a, C> {
     pub(crate) components: Option<&'a Components<C>>,
+    pub(crate) values: Option<&'a Values>,
 }
 
 impl<C> Default for LoadOptions<'_, C> {
     fn default() -> Self {
-        LoadOptions { components: None }
+        LoadOptions {
+            components: None,
+            values: None,
+        }
     }
 }
 
@@ -301,9 +309,92 @@ impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
         self
     }
 
+    /// Values of the sensitive fields the document holds as `<id>.<field>` placeholders.
+    /// Once values are supplied, a placeholder without a value is an error (a warning when
+    /// none are supplied).
+    pub fn values(mut self, values: &'a Values) -> Self {
+        self.values = Some(values);
+        self
+    }
+
     pub(crate) fn registry(&self) -> Registry {
-        self.components
+        let mut registry = self
+            .components
             .map(Components::registry)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        registry.values = self.values.map(|v| v.0.clone());
+        registry
+    }
+}
+
+/// Values of sensitive fields, by placeholder `"<component id>.<field>"`: a values file is a
+/// JSON or YAML object of them (pyagentspec's `components_registry` of plain values).
+/// `Debug` shows the placeholders, never the values.
+#[derive(Clone, Default, PartialEq)]
+pub struct Values(serde_json::Map<String, serde_json::Value>);
+
+impl std::fmt::Debug for Values {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
+}
+
+impl Values {
+    /// No values.
+    pub fn new() -> Self {
+        Values::default()
+    }
+
+    /// Reads a values file (a JSON or YAML object).
+    pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
+        let index = LineIndex::new(text);
+        let located = |mut d: Diagnostic| {
+            d.locate(&index);
+            LoadError {
+                diagnostics: vec![d],
+            }
+        };
+        let (tree, _) = parse_with_depth(text, format).map_err(|mut d| located(d.remove(0)))?;
+        let offset = tree.offset;
+        match crate::value::node_to_value(tree) {
+            serde_json::Value::Object(map) => Ok(Values(map)),
+            other => {
+                let found = match other {
+                    serde_json::Value::Array(_) => "array",
+                    serde_json::Value::String(_) => "string",
+                    _ => "scalar",
+                };
+                let message = format!(
+                    "a values file is an object of `\"<component id>.<field>\": value`, found {found}"
+                );
+                Err(located(Diagnostic::error(
+                    "invalid-type",
+                    message,
+                    "",
+                    Some(offset as usize),
+                )))
+            }
+        }
+    }
+
+    /// Reads a values file from disk (format from the extension, else sniffed).
+    pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        Self::from_str_as(
+            &text,
+            Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
+        )
+    }
+
+    /// Sets the value of `placeholder` (`"<component id>.<field>"`).
+    pub fn insert(&mut self, placeholder: impl Into<String>, value: serde_json::Value) {
+        self.0.insert(placeholder.into(), value);
+    }
+
+    /// The placeholders that have a value.
+    pub fn placeholders(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
     }
 }

@@ -305,9 +305,16 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 
     /// Streams the document into `sink`: the root's keys, then `agentspec_version`.
+    /// Sensitive values are written as `<id>.<field>` placeholders.
     pub fn write(&self, sink: &mut dyn Sink) {
+        self.write_with(sink, &WriteOptions::new());
+    }
+
+    /// Streams the document into `sink` with `options`.
+    pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
         let cx = Encoder {
             version: self.version,
+            include_secrets: options.include_secrets,
         };
         sink.begin_object();
         self.root.encode_body(sink, &cx);
@@ -316,62 +323,120 @@ impl<C: ComponentSet + Send> Document<C> {
         sink.end_object();
     }
 
-    fn write_into<S: Sink + Send>(&self, mut sink: S) -> S
+    fn write_into<S: Sink + Send>(&self, mut sink: S, options: &WriteOptions) -> S
     where
         C: Sync,
     {
         if self.depth > DEEP {
             on_big_stack(self.depth, || {
-                self.write(&mut sink);
+                self.write_with(&mut sink, options);
                 sink
             })
         } else {
-            self.write(&mut sink);
+            self.write_with(&mut sink, options);
             sink
         }
     }
 
-    /// Pretty JSON, byte for byte as pyagentspec writes it (`json.dumps(indent=2)`).
+    /// Pretty JSON, byte for byte as pyagentspec writes it (`json.dumps(indent=2)`), secrets
+    /// redacted.
     pub fn to_json_pretty(&self) -> String
     where
         C: Sync,
     {
-        self.write_into(JsonWriter::pretty()).finish()
+        self.to_string_with(Output::JsonPretty, &WriteOptions::new())
     }
 
-    /// Compact JSON on one line.
+    /// Compact JSON on one line, secrets redacted.
     pub fn to_json_compact(&self) -> String
     where
         C: Sync,
     {
-        self.write_into(JsonWriter::compact()).finish()
+        self.to_string_with(Output::JsonCompact, &WriteOptions::new())
     }
 
-    /// Block-style YAML.
+    /// Block-style YAML, secrets redacted.
     pub fn to_yaml(&self) -> String
     where
         C: Sync,
     {
-        self.write_into(YamlWriter::new()).finish()
+        self.to_string_with(Output::Yaml, &WriteOptions::new())
     }
 
-    /// The document as a `serde_json::Value` (keys in written order).
+    /// The document as a `serde_json::Value` (keys in written order), secrets redacted.
     pub fn to_value(&self) -> serde_json::Value
     where
         C: Sync,
     {
-        self.write_into(ValueSink::new()).finish()
+        self.to_value_with(&WriteOptions::new())
     }
 
-    /// Writes the document in `format` (pretty JSON for JSON).
+    /// The document as a `serde_json::Value` with `options`.
+    pub fn to_value_with(&self, options: &WriteOptions) -> serde_json::Value
+    where
+        C: Sync,
+    {
+        self.write_into(ValueSink::new(), options).finish()
+    }
+
+    /// Writes the document in `format` (pretty JSON for JSON), secrets redacted.
     pub fn to_string_as(&self, format: Format) -> String
     where
         C: Sync,
     {
-        match format {
-            Format::Json => self.to_json_pretty(),
-            Format::Yaml => self.to_yaml(),
+        self.to_string_with(format.into(), &WriteOptions::new())
+    }
+
+    /// Writes the document as `output` with `options`.
+    pub fn to_string_with(&self, output: Output, options: &WriteOptions) -> String
+    where
+        C: Sync,
+    {
+        match output {
+            Output::JsonPretty => self.write_into(JsonWriter::pretty(), options).finish(),
+            Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
+            Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
+    }
+}
+
+/// A text output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Pretty JSON, as pyagentspec writes it.
+    JsonPretty,
+    /// JSON on one line.
+    JsonCompact,
+    /// Block-style YAML.
+    Yaml,
+}
+
+impl From<Format> for Output {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Json => Output::JsonPretty,
+            Format::Yaml => Output::Yaml,
+        }
+    }
+}
+
+/// How a document is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    include_secrets: bool,
+}
+
+impl WriteOptions {
+    /// The defaults: sensitive values are written as `<id>.<field>` placeholders.
+    pub fn new() -> Self {
+        WriteOptions::default()
+    }
+
+    /// Writes the real values of sensitive fields (an explicit opt-in: the output then
+    /// holds secrets).
+    pub fn include_secrets(mut self, include: bool) -> Self {
+        self.include_secrets = include;
+        self
     }
 }
 
@@ -434,6 +499,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
 ) -> Result<Document<C>, LoadError> {
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.eager_pointers = source.is_none();
+    cx.values = registry.values.clone();
     let root_path = *base;
     let offset = tree.offset;
     let Value::Object(mut entries) = tree.value else {
@@ -573,6 +639,8 @@ fn root_version<C: ComponentSet>(
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
     pub types: HashMap<String, &'static str>,
+    /// Values of sensitive fields by placeholder, when supplied.
+    pub values: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The `$referenced_components` checks, all reported at once: ids defined twice,
@@ -647,6 +715,15 @@ fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, registry: &Reg
         need_pointers.push(cx.references[cycle.closing_ref].offset);
         found.push(Found::Cycle(cycle));
     }
+    for (i, secret) in cx.secrets.iter().enumerate() {
+        if !secret.supplied {
+            found.push(Found::MissingSecret {
+                secret: i,
+                values_given: registry.values.is_some(),
+            });
+            need_pointers.push(secret.offset);
+        }
+    }
     let duplicates: HashSet<usize> = found
         .iter()
         .filter_map(|f| {
@@ -712,6 +789,11 @@ enum Found {
     WrongSupplied(usize, &'static str),
     /// A `$referenced_components` key that the supplied components define too.
     AlsoSupplied(usize),
+    /// A sensitive field whose value was not supplied.
+    MissingSecret {
+        secret: usize,
+        values_given: bool,
+    },
     Cycle(Cycle),
     Unused(usize),
 }
@@ -818,6 +900,26 @@ impl Found {
                     entry_at(*i),
                     Some(e.key_offset as usize),
                 )
+            }
+            Found::MissingSecret {
+                secret,
+                values_given,
+            } => {
+                let s = &cx.secrets[*secret];
+                let pointer = at(&s.pointer, s.offset);
+                if *values_given {
+                    let message = format!(
+                        "the supplied values have no value for the secret `{}`",
+                        s.placeholder
+                    );
+                    Diagnostic::error("missing-secret", message, pointer, Some(s.offset as usize))
+                } else {
+                    let message = format!(
+                        "the secret `{}` is a placeholder: supply its value to use it",
+                        s.placeholder
+                    );
+                    Diagnostic::warning("missing-secret", message, pointer, Some(s.offset as usize))
+                }
             }
             Found::Cycle(cycle) => {
                 let path: Vec<&str> = cycle

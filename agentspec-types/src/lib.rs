@@ -43,15 +43,17 @@ pub mod yaml;
 
 pub use codec::ComponentInfo;
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Format, LoadError};
+pub use document::{Format, LoadError, Output, WriteOptions};
 
 /// A components file of the types generated from the bundled schemas.
 pub type Components = components::Components<Component>;
 
+pub use components::Values;
+
 /// Options for loading a document of the bundled types.
 pub type LoadOptions<'a> = components::LoadOptions<'a, Component>;
 pub use indexmap::IndexMap;
-pub use refs::{ComponentRef, RefOr, Sensitive};
+pub use refs::{ComponentRef, MissingSecret, RefOr, SecretField, Sensitive, Truthy};
 pub use serde_json;
 pub use sink::Sink;
 pub use version::Version;

@@ -5,6 +5,7 @@ use std::fmt;
 use crate::codec::{Decode, Decoder, Encode, Encoder, Path, Tagged};
 use crate::sink::Sink;
 use crate::tree::{Node, Value};
+use crate::value::value_to_node;
 
 /// A `{"$component_ref": id}`: a component defined elsewhere in the document (inline
 /// with that id, or in a `$referenced_components` map).
@@ -127,12 +128,110 @@ pub enum Sensitive<T> {
     Placeholder(String),
 }
 
+/// A secret was used whose value was not supplied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the secret `{0}` has no value: supply it when loading (a values file, `--values FILE` in the CLI)"
+)]
+pub struct MissingSecret(pub String);
+
 impl<T> Sensitive<T> {
-    /// The value, when it is present.
-    pub fn value(&self) -> Option<&T> {
+    /// The value; an error naming the placeholder (`<id>.<field>`) when it was not supplied.
+    pub fn value(&self) -> Result<&T, MissingSecret> {
         match self {
-            Sensitive::Value(v) => Some(v),
-            Sensitive::Placeholder(_) => None,
+            Sensitive::Value(v) => Ok(v),
+            Sensitive::Placeholder(p) => Err(MissingSecret(p.clone())),
+        }
+    }
+
+    /// Whether the value is present (not a placeholder).
+    pub fn is_supplied(&self) -> bool {
+        matches!(self, Sensitive::Value(_))
+    }
+}
+
+impl<T> fmt::Display for Sensitive<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sensitive::Value(_) => f.write_str("<redacted>"),
+            Sensitive::Placeholder(p) => write!(f, "<secret {p}, not supplied>"),
+        }
+    }
+}
+
+/// Values whose emptiness decides whether a secret is redacted (an empty value, as in
+/// pyagentspec, is written as it is: there is nothing to hide).
+pub trait Truthy {
+    /// Whether the value is non-empty.
+    fn truthy(&self) -> bool;
+}
+
+impl Truthy for String {
+    fn truthy(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+impl Truthy for serde_json::Map<String, serde_json::Value> {
+    fn truthy(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+impl<T> Truthy for indexmap::IndexMap<String, T> {
+    fn truthy(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+impl<T> Truthy for Vec<T> {
+    fn truthy(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+impl Truthy for serde_json::Value {
+    fn truthy(&self) -> bool {
+        match self {
+            serde_json::Value::Null => false,
+            serde_json::Value::Bool(b) => *b,
+            serde_json::Value::String(s) => !s.is_empty(),
+            serde_json::Value::Array(a) => !a.is_empty(),
+            serde_json::Value::Object(o) => !o.is_empty(),
+            serde_json::Value::Number(_) => true,
+        }
+    }
+}
+
+/// A sensitive field of a component: written as a placeholder unless secrets are included.
+pub trait SecretField {
+    /// Writes the field of the component `owner`: a non-empty value as
+    /// `{"$component_ref": "<owner>.<field>"}` unless the encoder includes secrets.
+    fn encode_secret(&self, owner: &str, field: &str, sink: &mut dyn Sink, cx: &Encoder);
+}
+
+fn placeholder(sink: &mut dyn Sink, id: &str) {
+    sink.begin_object();
+    sink.key("$component_ref");
+    sink.str(id);
+    sink.end_object();
+}
+
+impl<T: Encode + Truthy> SecretField for Sensitive<T> {
+    fn encode_secret(&self, owner: &str, field: &str, sink: &mut dyn Sink, cx: &Encoder) {
+        match self {
+            Sensitive::Value(v) if cx.include_secrets || !v.truthy() => v.encode(sink, cx),
+            Sensitive::Value(_) => placeholder(sink, &format!("{owner}.{field}")),
+            Sensitive::Placeholder(p) => placeholder(sink, p),
+        }
+    }
+}
+
+impl<T: SecretField> SecretField for Option<T> {
+    fn encode_secret(&self, owner: &str, field: &str, sink: &mut dyn Sink, cx: &Encoder) {
+        match self {
+            Some(v) => v.encode_secret(owner, field, sink, cx),
+            None => sink.null(),
         }
     }
 }
@@ -157,7 +256,12 @@ impl<T: Decode> Decode for Sensitive<T> {
         if reference_of(&node).is_none() {
             return T::decode(node, cx, path).map(Sensitive::Value);
         }
-        decode_reference(node, cx, path).map(|(id, _)| Sensitive::Placeholder(id))
+        let offset = node.offset;
+        let (id, _) = decode_reference(node, cx, path)?;
+        match cx.secret(&id, offset, path) {
+            Some(value) => T::decode(value_to_node(&value), cx, path).map(Sensitive::Value),
+            None => Some(Sensitive::Placeholder(id)),
+        }
     }
 }
 

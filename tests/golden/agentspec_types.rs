@@ -1970,6 +1970,18 @@ impl ::agentspec_types::walk::Walk<Component> for GeminiVertexAIAuthConfigCreden
         }
     }
 }
+impl ::agentspec_types::Truthy for GeminiVertexAIAuthConfigCredentials {
+    fn truthy(&self) -> bool {
+        match self {
+            GeminiVertexAIAuthConfigCredentials::String(value) => {
+                ::agentspec_types::Truthy::truthy(value)
+            }
+            GeminiVertexAIAuthConfigCredentials::Object(value) => {
+                ::agentspec_types::Truthy::truthy(value)
+            }
+        }
+    }
+}
 /// One of: String (JSON string), MCPToolSpec (JSON object).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MCPToolBoxToolFilter {
@@ -2742,7 +2754,13 @@ impl A2AConnectionConfig {
             }
         {
             sink.key("key_file");
-            ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
             || {
@@ -2753,7 +2771,13 @@ impl A2AConnectionConfig {
             }
         {
             sink.key("cert_file");
-            ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
             || {
@@ -4140,7 +4164,13 @@ impl ApiNode {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -7694,7 +7724,13 @@ impl GeminiAIStudioAuthConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
@@ -8032,7 +8068,13 @@ impl GeminiConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -8333,7 +8375,13 @@ impl GeminiVertexAIAuthConfig {
             }
         {
             sink.key("credentials");
-            ::agentspec_types::codec::Encode::encode(&self.credentials, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.credentials,
+                &self.id,
+                "credentials",
+                sink,
+                cx,
+            );
         }
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
@@ -9196,7 +9244,13 @@ impl LlmConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -10634,11 +10688,29 @@ impl MTlsOracleDatabaseConnectionConfig {
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         sink.key("user");
-        ::agentspec_types::codec::Encode::encode(&self.user, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
         sink.key("password");
-        ::agentspec_types::codec::Encode::encode(&self.password, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
         sink.key("dsn");
-        ::agentspec_types::codec::Encode::encode(&self.dsn, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
                 let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
@@ -10658,9 +10730,21 @@ impl MTlsOracleDatabaseConnectionConfig {
             ::agentspec_types::codec::Encode::encode(&self.protocol, sink, cx);
         }
         sink.key("wallet_location");
-        ::agentspec_types::codec::Encode::encode(&self.wallet_location, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.wallet_location,
+            &self.id,
+            "wallet_location",
+            sink,
+            cx,
+        );
         sink.key("wallet_password");
-        ::agentspec_types::codec::Encode::encode(&self.wallet_password, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.wallet_password,
+            &self.id,
+            "wallet_password",
+            sink,
+            cx,
+        );
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
             ::agentspec_types::codec::Encode::encode(
@@ -12207,7 +12291,13 @@ impl OAuthClientConfig {
             }
         {
             sink.key("client_id");
-            ::agentspec_types::codec::Encode::encode(&self.client_id, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.client_id,
+                &self.id,
+                "client_id",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -12218,7 +12308,13 @@ impl OAuthClientConfig {
             }
         {
             sink.key("client_secret");
-            ::agentspec_types::codec::Encode::encode(&self.client_secret, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.client_secret,
+                &self.id,
+                "client_secret",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -12242,8 +12338,10 @@ impl OAuthClientConfig {
             }
         {
             sink.key("client_id_metadata_url");
-            ::agentspec_types::codec::Encode::encode(
+            ::agentspec_types::SecretField::encode_secret(
                 &self.client_id_metadata_url,
+                &self.id,
+                "client_id_metadata_url",
                 sink,
                 cx,
             );
@@ -13160,7 +13258,13 @@ impl OciClientConfigWithApiKey {
         sink.key("auth_profile");
         ::agentspec_types::codec::Encode::encode(&self.auth_profile, sink, cx);
         sink.key("auth_file_location");
-        ::agentspec_types::codec::Encode::encode(&self.auth_file_location, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.auth_file_location,
+            &self.id,
+            "auth_file_location",
+            sink,
+            cx,
+        );
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
             ::agentspec_types::codec::Encode::encode(
@@ -13874,7 +13978,13 @@ impl OciClientConfigWithSecurityToken {
         sink.key("auth_profile");
         ::agentspec_types::codec::Encode::encode(&self.auth_profile, sink, cx);
         sink.key("auth_file_location");
-        ::agentspec_types::codec::Encode::encode(&self.auth_file_location, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.auth_file_location,
+            &self.id,
+            "auth_file_location",
+            sink,
+            cx,
+        );
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
             ::agentspec_types::codec::Encode::encode(
@@ -14239,7 +14349,13 @@ impl OciGenAiConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         sink.key("default_generation_parameters");
         ::agentspec_types::codec::Encode::encode(
@@ -14605,7 +14721,13 @@ impl OllamaConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         sink.key("default_generation_parameters");
         ::agentspec_types::codec::Encode::encode(
@@ -14631,7 +14753,13 @@ impl OllamaConfig {
             }
         {
             sink.key("key_file");
-            ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -14642,7 +14770,13 @@ impl OllamaConfig {
             }
         {
             sink.key("cert_file");
-            ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -14653,7 +14787,13 @@ impl OllamaConfig {
             }
         {
             sink.key("ca_file");
-            ::agentspec_types::codec::Encode::encode(&self.ca_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.ca_file,
+                &self.id,
+                "ca_file",
+                sink,
+                cx,
+            );
         }
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
@@ -15008,7 +15148,13 @@ impl OpenAiCompatibleConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         sink.key("default_generation_parameters");
         ::agentspec_types::codec::Encode::encode(
@@ -15034,7 +15180,13 @@ impl OpenAiCompatibleConfig {
             }
         {
             sink.key("key_file");
-            ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -15045,7 +15197,13 @@ impl OpenAiCompatibleConfig {
             }
         {
             sink.key("cert_file");
-            ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -15056,7 +15214,13 @@ impl OpenAiCompatibleConfig {
             }
         {
             sink.key("ca_file");
-            ::agentspec_types::codec::Encode::encode(&self.ca_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.ca_file,
+                &self.id,
+                "ca_file",
+                sink,
+                cx,
+            );
         }
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
@@ -15347,7 +15511,13 @@ impl OpenAiConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         sink.key("default_generation_parameters");
         ::agentspec_types::codec::Encode::encode(
@@ -17246,7 +17416,13 @@ impl RemoteTool {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -17560,7 +17736,13 @@ impl SSETransport {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -17909,7 +18091,13 @@ impl SSEmTLSTransport {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -17921,11 +18109,29 @@ impl SSEmTLSTransport {
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
         }
         sink.key("key_file");
-        ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.key_file,
+            &self.id,
+            "key_file",
+            sink,
+            cx,
+        );
         sink.key("cert_file");
-        ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.cert_file,
+            &self.id,
+            "cert_file",
+            sink,
+            cx,
+        );
         sink.key("ca_file");
-        ::agentspec_types::codec::Encode::encode(&self.ca_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.ca_file,
+            &self.id,
+            "ca_file",
+            sink,
+            cx,
+        );
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
             ::agentspec_types::codec::Encode::encode(
@@ -19280,7 +19486,13 @@ impl StreamableHTTPTransport {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -19656,7 +19868,13 @@ impl StreamableHTTPmTLSTransport {
             }
         {
             sink.key("sensitive_headers");
-            ::agentspec_types::codec::Encode::encode(&self.sensitive_headers, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -19668,11 +19886,29 @@ impl StreamableHTTPmTLSTransport {
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
         }
         sink.key("key_file");
-        ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.key_file,
+            &self.id,
+            "key_file",
+            sink,
+            cx,
+        );
         sink.key("cert_file");
-        ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.cert_file,
+            &self.id,
+            "cert_file",
+            sink,
+            cx,
+        );
         sink.key("ca_file");
-        ::agentspec_types::codec::Encode::encode(&self.ca_file, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.ca_file,
+            &self.id,
+            "ca_file",
+            sink,
+            cx,
+        );
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
             ::agentspec_types::codec::Encode::encode(
@@ -20280,11 +20516,29 @@ impl TlsOracleDatabaseConnectionConfig {
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         sink.key("user");
-        ::agentspec_types::codec::Encode::encode(&self.user, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
         sink.key("password");
-        ::agentspec_types::codec::Encode::encode(&self.password, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
         sink.key("dsn");
-        ::agentspec_types::codec::Encode::encode(&self.dsn, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
                 let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
@@ -20617,9 +20871,21 @@ impl TlsPostgresDatabaseConnectionConfig {
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         sink.key("user");
-        ::agentspec_types::codec::Encode::encode(&self.user, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
         sink.key("password");
-        ::agentspec_types::codec::Encode::encode(&self.password, sink, cx);
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
@@ -20649,7 +20915,13 @@ impl TlsPostgresDatabaseConnectionConfig {
             }
         {
             sink.key("sslkey");
-            ::agentspec_types::codec::Encode::encode(&self.sslkey, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sslkey,
+                &self.id,
+                "sslkey",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -21274,7 +21546,13 @@ impl VllmConfig {
             }
         {
             sink.key("api_key");
-            ::agentspec_types::codec::Encode::encode(&self.api_key, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
         }
         sink.key("default_generation_parameters");
         ::agentspec_types::codec::Encode::encode(
@@ -21300,7 +21578,13 @@ impl VllmConfig {
             }
         {
             sink.key("key_file");
-            ::agentspec_types::codec::Encode::encode(&self.key_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -21311,7 +21595,13 @@ impl VllmConfig {
             }
         {
             sink.key("cert_file");
-            ::agentspec_types::codec::Encode::encode(&self.cert_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
             || {
@@ -21322,7 +21612,13 @@ impl VllmConfig {
             }
         {
             sink.key("ca_file");
-            ::agentspec_types::codec::Encode::encode(&self.ca_file, sink, cx);
+            ::agentspec_types::SecretField::encode_secret(
+                &self.ca_file,
+                &self.id,
+                "ca_file",
+                sink,
+                cx,
+            );
         }
         if !self.referenced_components.is_empty() {
             sink.key("$referenced_components");
