@@ -9,9 +9,10 @@ use std::path::Path as FsPath;
 use indexmap::IndexMap;
 
 use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Path};
-use crate::components::LoadOptions;
+use crate::components::{Components, LoadOptions};
 use crate::diagnostic::{Diagnostic, LineIndex, push_pointer_token};
 use crate::json::{JsonWriter, parse_json_with_depth};
+use crate::layout;
 use crate::sink::Sink;
 use crate::tree::{Entry, Node, Value};
 use crate::value::{ValueSink, value_to_node};
@@ -192,6 +193,31 @@ impl<C: ComponentSet + Send> Document<C> {
         Self::from_tree(value_to_node(value))
     }
 
+    /// Loads a document from a `serde_json::Value` with components and values supplied.
+    pub fn from_value_with(
+        value: &serde_json::Value,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
+        let tree = value_to_node(value);
+        let depth = depth_of(&tree);
+        Self::decode(tree, depth, None, &options.registry())
+    }
+
+    /// Lays out a document given as a value in pyagentspec's way, then loads it: components
+    /// without an id get a fresh one; a component (an object with `component_type` and `id`)
+    /// used at one place is written inline, one used at several places (copies with the same
+    /// id, which must be identical) is written as `{"$component_ref": id}` everywhere, its
+    /// body once in the `$referenced_components` of the closest component all its uses pass
+    /// through. Existing references and maps are expanded first; unused entries are kept at
+    /// the root.
+    pub fn from_value_normalized(value: &serde_json::Value) -> Result<Self, LoadError> {
+        let mut value = value.clone();
+        give_fresh_ids(&mut value);
+        let (expanded, unused) = layout::expand(&value, &HashMap::new()).map_err(layout_error)?;
+        let laid_out = layout::layout(&expanded, unused).map_err(layout_error)?;
+        Self::from_value(&laid_out)
+    }
+
     /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
     pub fn from_tree(tree: Node) -> Result<Self, LoadError> {
         let depth = depth_of(&tree);
@@ -217,6 +243,101 @@ impl<C: ComponentSet + Send> Document<C> {
             doc.depth = depth;
             doc
         })
+    }
+
+    /// The document with every reference replaced by (a copy of) the component it names
+    /// and no `$referenced_components`: the same component appears at every place it is used.
+    /// Secrets are redacted as on writing.
+    pub fn expanded(&self) -> serde_json::Value
+    where
+        C: Sync,
+    {
+        self.expanded_with(&WriteOptions::new())
+    }
+
+    /// [`Document::expanded`] with write options (e.g. secrets included).
+    pub fn expanded_with(&self, options: &WriteOptions) -> serde_json::Value
+    where
+        C: Sync,
+    {
+        let value = self.to_value_with(options);
+        match layout::expand(&value, &HashMap::new()) {
+            Ok((expanded, _)) => expanded,
+            // A loaded document has no cycle; one built in code may: keep it as it is.
+            Err(_) => value,
+        }
+    }
+
+    /// The document in pyagentspec's layout (see [`Document::from_value_normalized`]): what
+    /// to write for a document built in code, where sharing is expressed by equal ids.
+    pub fn normalized(&self) -> Result<Self, LoadError>
+    where
+        C: Sync,
+    {
+        Self::from_value_normalized(&self.to_value_with(&WriteOptions::new().include_secrets(true)))
+    }
+
+    /// The main document and its components joined into one document (pyagentspec's layout).
+    pub fn join(&self, components: &Components<C>) -> Result<Self, LoadError>
+    where
+        C: Sync,
+    {
+        let all = WriteOptions::new().include_secrets(true);
+        let supplied: HashMap<String, serde_json::Value> = components
+            .ids()
+            .filter_map(|id| {
+                let mut body = components.get(id)?.to_value_with(&all);
+                if let serde_json::Value::Object(map) = &mut body {
+                    map.shift_remove("agentspec_version");
+                }
+                Some((id.to_owned(), body))
+            })
+            .collect();
+        let (expanded, unused) =
+            layout::expand(&self.to_value_with(&all), &supplied).map_err(layout_error)?;
+        let laid_out = layout::layout(&expanded, unused).map_err(layout_error)?;
+        Self::from_value(&laid_out)
+    }
+
+    /// Disaggregates components: each `(id, key)` component is moved to a components file
+    /// under `key` (or its own id), written as its own root at this document's version, and
+    /// every use of it in the main document becomes `{"$component_ref": key}`.
+    /// Splitting off the root, or an id the document does not have, is an error.
+    pub fn split(&self, parts: &[(&str, Option<&str>)]) -> Result<(Self, Components<C>), LoadError>
+    where
+        C: Sync,
+    {
+        let all = WriteOptions::new().include_secrets(true);
+        let expanded = self.expanded_with(&all);
+        let root_id = self.root.id();
+        let mut components = Components::new();
+        let mut keys = HashMap::new();
+        for &(id, key) in parts {
+            let key = key.unwrap_or(id);
+            if id == root_id {
+                return Err(split_error(format!(
+                    "`{id}` is the root of the document; only the components it uses can be split off"
+                )));
+            }
+            let Some(body) = find_component(&expanded, id) else {
+                return Err(split_error(format!(
+                    "the document has no component with id `{id}`"
+                )));
+            };
+            let mut body = layout::layout(body, Vec::new()).map_err(layout_error)?;
+            if let serde_json::Value::Object(map) = &mut body {
+                map.insert(
+                    "agentspec_version".into(),
+                    serde_json::Value::String(self.version.to_string()),
+                );
+            }
+            components.insert(key, Self::from_value(&body)?);
+            keys.insert(id.to_owned(), key.to_owned());
+        }
+        let main = replace_components(&expanded, &keys);
+        let laid_out = layout::layout(&main, Vec::new()).map_err(layout_error)?;
+        let main = Self::from_value_with(&laid_out, &LoadOptions::new().components(&components))?;
+        Ok((main, components))
     }
 
     /// The root component.
@@ -397,6 +518,107 @@ impl<C: ComponentSet + Send> Document<C> {
             Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
             Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
+    }
+}
+
+fn layout_error(e: layout::LayoutError) -> LoadError {
+    let d = match e {
+        layout::LayoutError::Conflict(id) => Diagnostic::error(
+            "duplicate-id",
+            format!("two different components have the id `{id}`; an id names one component"),
+            "",
+            None,
+        ),
+        layout::LayoutError::Cycle(id) => Diagnostic::error(
+            "reference-cycle",
+            format!("the component `{id}` contains a reference to itself"),
+            "",
+            None,
+        ),
+    };
+    LoadError {
+        diagnostics: vec![d],
+    }
+}
+
+fn split_error(message: String) -> LoadError {
+    LoadError {
+        diagnostics: vec![Diagnostic::error("invalid-split", message, "", None)],
+    }
+}
+
+/// Gives a fresh id to every component (an object with a `component_type`) without one.
+fn give_fresh_ids(value: &mut serde_json::Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                let is_component = map
+                    .get("component_type")
+                    .is_some_and(serde_json::Value::is_string);
+                let has_id = map
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| !id.is_empty());
+                if is_component && !has_id {
+                    map.insert(
+                        "id".into(),
+                        serde_json::Value::String(crate::codec::fresh_id()),
+                    );
+                }
+                stack.extend(map.values_mut());
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// The first component with `id` in an expanded document.
+fn find_component<'a>(value: &'a serde_json::Value, id: &str) -> Option<&'a serde_json::Value> {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                if map.get("component_type").is_some()
+                    && map.get("id").and_then(serde_json::Value::as_str) == Some(id)
+                {
+                    return Some(v);
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Replaces every component whose id is a key of `keys` by a reference to its new key.
+fn replace_components(
+    value: &serde_json::Value,
+    keys: &HashMap<String, String>,
+) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("component_type").is_some()
+                && let Some(key) = map
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(|id| keys.get(id))
+            {
+                return serde_json::json!({ "$component_ref": key });
+            }
+            serde_json::Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), replace_components(v, keys)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(|v| replace_components(v, keys)).collect())
+        }
+        other => other.clone(),
     }
 }
 

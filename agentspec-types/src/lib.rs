@@ -32,6 +32,7 @@ pub mod components;
 pub mod diagnostic;
 pub mod document;
 pub mod json;
+mod layout;
 mod primitives;
 mod refs;
 pub mod sink;

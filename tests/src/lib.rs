@@ -176,3 +176,38 @@ pub fn nested_flows_document(depth: usize) -> Value {
 pub fn to_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("a Value serializes") + "\n"
 }
+
+/// Same value and same key order, except the entry order inside `$referenced_components`
+/// maps (pyagentspec orders those by a hash). `ordered` is false inside such a map.
+pub fn same_layout(a: &Value, b: &Value, pointer: &str, ordered: bool) -> Result<(), String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let kx: Vec<&String> = x.keys().collect();
+            let ky: Vec<&String> = y.keys().collect();
+            let same_keys = if ordered {
+                kx == ky
+            } else {
+                x.len() == y.len() && kx.iter().all(|k| y.contains_key(*k))
+            };
+            if !same_keys {
+                return Err(format!("{pointer}: keys {kx:?} were written as {ky:?}"));
+            }
+            for (k, v) in x {
+                same_layout(
+                    v,
+                    &y[k],
+                    &format!("{pointer}/{k}"),
+                    k != "$referenced_components",
+                )?;
+            }
+            Ok(())
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .try_for_each(|(i, (v, w))| same_layout(v, w, &format!("{pointer}/{i}"), true)),
+        _ if a == b => Ok(()),
+        _ => Err(format!("{pointer}: {a} was written as {b}")),
+    }
+}

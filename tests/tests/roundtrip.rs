@@ -1,7 +1,7 @@
 //! Every document of the conformance corpus (`fixtures/generated`, written by pyagentspec
 //! 26.3.1) loads and is written back with the same content and key order.
 
-use agentspec_tests::fixtures;
+use agentspec_tests::{fixtures, same_layout};
 use agentspec_types::{Document, Format, Output, WriteOptions};
 
 /// Fidelity is checked with secret values written as read (default writing redacts them;
@@ -21,36 +21,6 @@ fn expected_failure(name: &str) -> Option<&'static str> {
         Some("missing-component-type")
     } else {
         None
-    }
-}
-
-/// Same value and same key order, except the entry order inside `$referenced_components`.
-fn same_layout(a: &Value, b: &Value, pointer: &str, ordered: bool) -> Result<(), String> {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            let kx: Vec<&String> = x.keys().collect();
-            let ky: Vec<&String> = y.keys().collect();
-            let same_keys = if ordered {
-                kx == ky
-            } else {
-                x.len() == y.len() && kx.iter().all(|k| y.contains_key(*k))
-            };
-            if !same_keys {
-                return Err(format!("{pointer}: keys {kx:?} were written as {ky:?}"));
-            }
-            for (k, v) in x {
-                let inner_ordered = k != "$referenced_components";
-                same_layout(v, &y[k], &format!("{pointer}/{k}"), inner_ordered)?;
-            }
-            Ok(())
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .try_for_each(|(i, (v, w))| same_layout(v, w, &format!("{pointer}/{i}"), true)),
-        _ if a == b => Ok(()),
-        _ => Err(format!("{pointer}: {a} was written as {b}")),
     }
 }
 

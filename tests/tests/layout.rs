@@ -1,0 +1,139 @@
+//! pyagentspec's layout, computed from scratch: expanding every reference of a corpus
+//! document and laying it out again gives back the original; split and join.
+
+use agentspec_tests::{fixture, fixtures, same_layout};
+use agentspec_types::{Component, Components, Document, Format, LoadOptions, Output, WriteOptions};
+use serde_json::{Value, json};
+
+fn all() -> WriteOptions {
+    WriteOptions::new().include_secrets(true)
+}
+
+fn text(name: &str) -> String {
+    std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap()
+}
+
+#[test]
+fn expanding_and_laying_out_again_gives_back_every_corpus_document() {
+    let mut checked = 0;
+    let mut shared = 0;
+    for path in fixtures("generated", "json") {
+        let Ok(doc) = Document::from_path(&path) else {
+            continue;
+        };
+        let expanded = doc.expanded_with(&all());
+        assert!(
+            !expanded.to_string().contains("$referenced_components"),
+            "{}",
+            path.display()
+        );
+        let normalized = Document::from_value_normalized(&expanded)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let original: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        if let Err(e) = same_layout(&original, &normalized.to_value_with(&all()), "", true) {
+            panic!("{}: {e}", path.display());
+        }
+        shared += usize::from(original.to_string().contains("$referenced_components"));
+        checked += 1;
+    }
+    assert_eq!(checked, 45);
+    assert_eq!(shared, 14, "documents with shared components");
+}
+
+#[test]
+fn documents_built_in_code_share_by_id_and_get_fresh_ids() {
+    let llm = json!({"component_type": "VllmConfig", "id": "llm", "name": "llm", "url": "u", "model_id": "m"});
+    let node = |id: &str| json!({"component_type": "LlmNode", "id": id, "name": id, "llm_config": llm, "prompt_template": "hi"});
+    let start = json!({"component_type": "StartNode", "id": "s", "name": "s"});
+    let end = json!({"component_type": "EndNode", "name": "e"});
+    let edge = |from: &Value, to: &Value| json!({"component_type": "ControlFlowEdge", "name": "c", "from_node": from, "to_node": to});
+    let flow = json!({"component_type": "Flow", "id": "f", "name": "f", "start_node": start,
+        "nodes": [start, node("a"), node("b"), end],
+        "control_flow_connections": [edge(&start, &node("a")), edge(&node("a"), &node("b"))],
+        "agentspec_version": "25.4.1"});
+    let doc = Document::from_value_normalized(&flow).unwrap();
+    let value = doc.to_value();
+    let map = value["$referenced_components"].as_object().unwrap();
+    let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["a", "b", "llm", "s"],
+        "used twice: referenced; `end` and the edges once: inline"
+    );
+    assert_eq!(value["nodes"][1], json!({"$component_ref": "a"}));
+    assert_eq!(
+        value["$referenced_components"]["a"]["llm_config"],
+        json!({"$component_ref": "llm"})
+    );
+    let end_id = value["nodes"][3]["id"].as_str().unwrap();
+    assert_eq!(end_id.len(), 36, "a fresh UUID: {end_id}");
+    let different = json!({"component_type": "Flow", "id": "f", "name": "f", "start_node": start,
+        "nodes": [start, {"component_type": "StartNode", "id": "s", "name": "other"}], "control_flow_connections": []});
+    assert_eq!(
+        Document::from_value_normalized(&different)
+            .unwrap_err()
+            .diagnostics[0]
+            .code,
+        "duplicate-id"
+    );
+}
+
+#[test]
+fn join_then_split_gives_back_both_disaggregated_pairs() {
+    let cases = [
+        (
+            "disaggregated_main",
+            "disaggregated_components",
+            vec![("dis_llm", Some("shared_llm_config")), ("dis_tool", None)],
+        ),
+        (
+            "disaggregated_flow_main",
+            "disaggregated_flow_components",
+            vec![("shared_llm", Some("external_llm"))],
+        ),
+    ];
+    for (main, components, parts) in cases {
+        let supplied = Components::from_json_str(&text(&format!("{components}.json"))).unwrap();
+        let options = LoadOptions::new().components(&supplied);
+        let doc = Document::from_str_with(&text(&format!("{main}.json")), Format::Json, &options)
+            .unwrap();
+        let joined = doc.join(&supplied).unwrap();
+        assert!(
+            !joined.to_json_pretty().contains("shared_llm_config"),
+            "{main}"
+        );
+        let (main_again, components_again) = joined.split(&parts).unwrap();
+        let original: Value = serde_json::from_str(&text(&format!("{main}.json"))).unwrap();
+        same_layout(&original, &main_again.to_value_with(&all()), "", true)
+            .unwrap_or_else(|e| panic!("{main}: {e}"));
+        let original: Value = serde_json::from_str(&text(&format!("{components}.json"))).unwrap();
+        let written: Value =
+            serde_json::from_str(&components_again.to_string_with(Output::JsonPretty, &all()))
+                .unwrap();
+        same_layout(&original, &written, "", true).unwrap_or_else(|e| panic!("{components}: {e}"));
+    }
+}
+
+#[test]
+fn splitting_off_the_root_or_an_unknown_id_is_an_error() {
+    let doc = Document::from_json_str(&text("agent_simple_server_tool.json")).unwrap();
+    let Component::Agent(agent) = doc.root() else {
+        panic!("an agent")
+    };
+    let err = doc.split(&[(agent.id.as_str(), None)]).unwrap_err();
+    assert_eq!(err.diagnostics[0].code, "invalid-split");
+    assert!(err.diagnostics[0].message.contains("is the root"));
+    let err = doc.split(&[("nope", None)]).unwrap_err();
+    assert_eq!(
+        err.diagnostics[0].message,
+        "the document has no component with id `nope`"
+    );
+    let (main, parts) = doc.split(&[("llm_vllm", Some("prod_llm"))]).unwrap();
+    assert!(
+        main.to_json_pretty()
+            .contains("\"llm_config\": {\n    \"$component_ref\": \"prod_llm\"\n  }")
+    );
+    assert_eq!(parts.ids().collect::<Vec<_>>(), ["prod_llm"]);
+}
