@@ -57,6 +57,40 @@ enum Command {
         #[arg(long)]
         include_secrets: bool,
     },
+    /// Disaggregate: move components to a components file, referenced from the main document.
+    Split {
+        /// The document.
+        file: PathBuf,
+        /// A component to move, by id; `ID=KEY` stores it under another id.
+        #[arg(long = "component", value_name = "ID[=KEY]", required = true)]
+        components: Vec<String>,
+        /// Where to write the main document.
+        #[arg(long, value_name = "FILE")]
+        main: PathBuf,
+        /// Where to write the components file.
+        #[arg(long, value_name = "FILE")]
+        components_out: PathBuf,
+        /// Write the values of sensitive fields (default: `<id>.<field>` placeholders).
+        #[arg(long)]
+        include_secrets: bool,
+    },
+    /// Join a main document and its components file into one document, written to stdout.
+    Join {
+        /// The main document.
+        main: PathBuf,
+        /// The components file.
+        #[arg(long, value_name = "FILE")]
+        components: PathBuf,
+        /// A values file for the sensitive fields held as placeholders.
+        #[arg(long, value_name = "FILE")]
+        values: Option<PathBuf>,
+        /// Output format (default: the main document's).
+        #[arg(long, value_enum)]
+        to: Option<TextFormat>,
+        /// Write the values of sensitive fields (default: `<id>.<field>` placeholders).
+        #[arg(long)]
+        include_secrets: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -116,6 +150,134 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             ),
             Err(code) => code,
         },
+        Command::Split {
+            file,
+            components,
+            main,
+            components_out,
+            include_secrets,
+        } => split(
+            &file,
+            &components,
+            &main,
+            &components_out,
+            &WriteOptions::new().include_secrets(include_secrets),
+            err,
+        ),
+        Command::Join {
+            main,
+            components,
+            values,
+            to,
+            include_secrets,
+        } => match Supplied::load(Some(&components), values.as_ref(), err) {
+            Ok(supplied) => join(
+                &main,
+                &supplied,
+                to,
+                &WriteOptions::new().include_secrets(include_secrets),
+                out,
+                err,
+            ),
+            Err(code) => code,
+        },
+    }
+}
+
+/// Loads a document, reporting its problems (exit code on failure).
+fn load(
+    path: &PathBuf,
+    supplied: &Supplied,
+    err: &mut dyn Write,
+) -> Result<(Document, Format), u8> {
+    let loaded = read(path).map_err(|message| {
+        let _ = writeln!(err, "error: {message}");
+        2
+    })?;
+    let doc = Document::from_str_with(&loaded.text, loaded.format, &supplied.options())
+        .map_err(|e| report(path, &e, err))?;
+    for d in doc.warnings() {
+        let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+    }
+    Ok((doc, loaded.format))
+}
+
+fn split(
+    file: &PathBuf,
+    parts: &[String],
+    main: &PathBuf,
+    components_out: &PathBuf,
+    write: &WriteOptions,
+    err: &mut dyn Write,
+) -> u8 {
+    let none = Supplied {
+        components: Components::new(),
+        values: None,
+    };
+    let (doc, format) = match load(file, &none, err) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let parts: Vec<(&str, Option<&str>)> = parts
+        .iter()
+        .map(|p| match p.split_once('=') {
+            Some((id, key)) => (id, Some(key)),
+            None => (p.as_str(), None),
+        })
+        .collect();
+    let (main_doc, components) = match doc.split(&parts) {
+        Ok(split) => split,
+        Err(e) => return report(file, &e, err),
+    };
+    let outputs = [
+        (
+            main,
+            main_doc.to_string_with(Format::from_path(main).unwrap_or(format).into(), write),
+        ),
+        (
+            components_out,
+            components.to_string_with(
+                Format::from_path(components_out).unwrap_or(format).into(),
+                write,
+            ),
+        ),
+    ];
+    for (path, text) in outputs {
+        if let Err(e) = std::fs::write(path, text) {
+            let _ = writeln!(err, "error: {}: cannot write: {e}", path.display());
+            return 2;
+        }
+    }
+    0
+}
+
+fn join(
+    main: &PathBuf,
+    supplied: &Supplied,
+    to: Option<TextFormat>,
+    write: &WriteOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let (doc, format) = match load(main, supplied, err) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let joined = match doc.join(&supplied.components) {
+        Ok(j) => j,
+        Err(e) => return report(main, &e, err),
+    };
+    let target = match to {
+        Some(TextFormat::Json) => Format::Json,
+        Some(TextFormat::Yaml) => Format::Yaml,
+        None => format,
+    };
+    match out.write_all(joined.to_string_with(target.into(), write).as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "error: writing the document: {e}");
+            2
+        }
     }
 }
 

@@ -157,3 +157,66 @@ fn check_takes_values_and_fmt_includes_secrets_on_request() {
         std::fs::read_to_string(fixture("generated/sensitive_fields_redacted.json")).unwrap()
     );
 }
+
+#[test]
+fn join_then_split_gives_back_the_disaggregated_pair() {
+    let main = fixture("generated/disaggregated_main.json");
+    let components = fixture("generated/disaggregated_components.json");
+    let joined = agentspec(&[
+        "join",
+        main.to_str().unwrap(),
+        "--components",
+        components.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        joined.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&joined.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("agentspec-cli-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.json");
+    std::fs::write(&whole, stdout(&joined)).unwrap();
+    let (main_out, components_out) = (dir.join("main.json"), dir.join("components.json"));
+    let split = agentspec(&[
+        "split",
+        whole.to_str().unwrap(),
+        "--component",
+        "dis_llm=shared_llm_config",
+        "--component",
+        "dis_tool",
+        "--main",
+        main_out.to_str().unwrap(),
+        "--components-out",
+        components_out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        split.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&split.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&main_out).unwrap(),
+        std::fs::read_to_string(&main).unwrap()
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&components_out).unwrap()).unwrap();
+    let original: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&components).unwrap()).unwrap();
+    assert_eq!(written, original);
+    let root = agentspec(&[
+        "split",
+        whole.to_str().unwrap(),
+        "--component",
+        "dis_agent",
+        "--main",
+        "/tmp/x",
+        "--components-out",
+        "/tmp/y",
+    ]);
+    assert_eq!(root.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&root.stderr).contains("error[invalid-split]"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
