@@ -643,6 +643,7 @@ impl Emitter<'_> {
                 fn component_type(&self) -> &'static str { #name_str }
                 fn id(&self) -> &str { #id }
                 fn name(&self) -> &str { #display_name }
+                fn as_any(&self) -> &dyn ::std::any::Any { self }
             }
             impl #rt::codec::Decode for #name {
                 fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
@@ -699,6 +700,7 @@ impl Emitter<'_> {
                 fn component_type(&self) -> &'static str { match self { #( #ename::#variants(c) => c.component_type(), )* } }
                 fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* } }
                 fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* } }
+                fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* } }
             }
             #(
                 impl ::std::convert::From<#variants> for #ename {

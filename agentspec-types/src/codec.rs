@@ -113,6 +113,9 @@ pub trait ComponentInfo: Sync {
     fn id(&self) -> &str;
     /// Its name (`""` for the rare type without one).
     fn name(&self) -> &str;
+    /// The component's own struct (not a family enum around it), to downcast:
+    /// `c.as_any().downcast_ref::<LlmNode>()`.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// The set of every concrete component type of one generated type set: the document root.

@@ -245,6 +245,23 @@ impl<C: ComponentSet + Send> Document<C> {
         })
     }
 
+    /// The document with its references resolved (the document loaded, so every reference
+    /// names an entry of its `$referenced_components` maps).
+    pub fn resolve(&self) -> crate::resolve::Resolved<'_>
+    where
+        C: Sync,
+    {
+        crate::resolve::Resolved::new(self, None)
+    }
+
+    /// The document with its references resolved, including those to supplied components.
+    pub fn resolve_with<'a>(&'a self, components: &'a Components<C>) -> crate::resolve::Resolved<'a>
+    where
+        C: Sync,
+    {
+        crate::resolve::Resolved::new(self, Some(components))
+    }
+
     /// The document with every reference replaced by (a copy of) the component it names
     /// and no `$referenced_components`: the same component appears at every place it is used.
     /// Secrets are redacted as on writing.

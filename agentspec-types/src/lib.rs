@@ -35,6 +35,7 @@ pub mod json;
 mod layout;
 mod primitives;
 mod refs;
+pub mod resolve;
 pub mod sink;
 pub mod tree;
 pub mod value;

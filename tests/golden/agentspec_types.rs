@@ -2454,6 +2454,9 @@ impl ::agentspec_types::codec::ComponentInfo for A2AAgent {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for A2AAgent {
     fn decode(
@@ -2821,6 +2824,9 @@ impl ::agentspec_types::codec::ComponentInfo for A2AConnectionConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for A2AConnectionConfig {
     fn decode(
@@ -3140,6 +3146,9 @@ impl ::agentspec_types::codec::ComponentInfo for Agent {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for Agent {
     fn decode(
@@ -3431,6 +3440,9 @@ impl ::agentspec_types::codec::ComponentInfo for AgentNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for AgentNode {
@@ -3760,6 +3772,9 @@ impl ::agentspec_types::codec::ComponentInfo for AgentSpecializationParameters {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for AgentSpecializationParameters {
@@ -4216,6 +4231,9 @@ impl ::agentspec_types::codec::ComponentInfo for ApiNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for ApiNode {
     fn decode(
@@ -4538,6 +4556,9 @@ impl ::agentspec_types::codec::ComponentInfo for BranchingNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for BranchingNode {
@@ -4887,6 +4908,9 @@ impl ::agentspec_types::codec::ComponentInfo for BuiltinTool {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for BuiltinTool {
     fn decode(
@@ -5187,6 +5211,9 @@ impl ::agentspec_types::codec::ComponentInfo for CatchExceptionNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for CatchExceptionNode {
     fn decode(
@@ -5412,6 +5439,9 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTool {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for ClientTool {
     fn decode(
@@ -5634,6 +5664,9 @@ impl ::agentspec_types::codec::ComponentInfo for ControlFlowEdge {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for ControlFlowEdge {
@@ -6129,6 +6162,9 @@ impl ::agentspec_types::codec::ComponentInfo for ConversationSummarizationTransf
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for ConversationSummarizationTransform {
     fn decode(
@@ -6389,6 +6425,9 @@ impl ::agentspec_types::codec::ComponentInfo for DataFlowEdge {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for DataFlowEdge {
@@ -6735,6 +6774,9 @@ impl ::agentspec_types::codec::ComponentInfo for EndNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for EndNode {
     fn decode(
@@ -7056,6 +7098,9 @@ impl ::agentspec_types::codec::ComponentInfo for Flow {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for Flow {
@@ -7518,6 +7563,9 @@ impl ::agentspec_types::codec::ComponentInfo for FlowNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for FlowNode {
     fn decode(
@@ -7755,6 +7803,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAIStudioAuthConfig {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for GeminiAIStudioAuthConfig {
@@ -8124,6 +8175,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for GeminiConfig {
     fn decode(
@@ -8407,6 +8461,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiVertexAIAuthConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for GeminiVertexAIAuthConfig {
     fn decode(
@@ -8643,6 +8700,9 @@ impl ::agentspec_types::codec::ComponentInfo for InMemoryCollectionDatastore {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for InMemoryCollectionDatastore {
@@ -8923,6 +8983,9 @@ impl ::agentspec_types::codec::ComponentInfo for InputMessageNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for InputMessageNode {
@@ -9298,6 +9361,9 @@ impl ::agentspec_types::codec::ComponentInfo for LlmConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for LlmConfig {
     fn decode(
@@ -9597,6 +9663,9 @@ impl ::agentspec_types::codec::ComponentInfo for LlmNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for LlmNode {
     fn decode(
@@ -9844,6 +9913,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPTool {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for MCPTool {
@@ -10120,6 +10192,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPToolBox {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for MCPToolBox {
     fn decode(
@@ -10386,6 +10461,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPToolSpec {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for MCPToolSpec {
@@ -10769,6 +10847,9 @@ impl ::agentspec_types::codec::ComponentInfo for MTlsOracleDatabaseConnectionCon
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for MTlsOracleDatabaseConnectionConfig {
     fn decode(
@@ -11076,6 +11157,9 @@ impl ::agentspec_types::codec::ComponentInfo for ManagerWorkers {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for ManagerWorkers {
@@ -11569,6 +11653,9 @@ impl ::agentspec_types::codec::ComponentInfo for MapNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for MapNode {
     fn decode(
@@ -11986,6 +12073,9 @@ impl ::agentspec_types::codec::ComponentInfo for MessageSummarizationTransform {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for MessageSummarizationTransform {
     fn decode(
@@ -12383,6 +12473,9 @@ impl ::agentspec_types::codec::ComponentInfo for OAuthClientConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OAuthClientConfig {
     fn decode(
@@ -12755,6 +12848,9 @@ impl ::agentspec_types::codec::ComponentInfo for OAuthConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OAuthConfig {
     fn decode(
@@ -13021,6 +13117,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciAgent {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OciAgent {
@@ -13289,6 +13388,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithApiKey {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithApiKey {
     fn decode(
@@ -13513,6 +13615,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithInstancePrin
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithInstancePrincipal {
     fn decode(
@@ -13736,6 +13841,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithResourcePrin
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithResourcePrincipal {
@@ -14008,6 +14116,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithSecurityToke
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithSecurityToken {
@@ -14415,6 +14526,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciGenAiConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OciGenAiConfig {
     fn decode(
@@ -14818,6 +14932,9 @@ impl ::agentspec_types::codec::ComponentInfo for OllamaConfig {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OllamaConfig {
@@ -15246,6 +15363,9 @@ impl ::agentspec_types::codec::ComponentInfo for OpenAiCompatibleConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OpenAiCompatibleConfig {
     fn decode(
@@ -15558,6 +15678,9 @@ impl ::agentspec_types::codec::ComponentInfo for OpenAiConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for OpenAiConfig {
     fn decode(
@@ -15817,6 +15940,9 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseDatastore {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OracleDatabaseDatastore {
@@ -16093,6 +16219,9 @@ impl ::agentspec_types::codec::ComponentInfo for OutputMessageNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for OutputMessageNode {
@@ -16385,6 +16514,9 @@ impl ::agentspec_types::codec::ComponentInfo for ParallelFlowNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for ParallelFlowNode {
@@ -16816,6 +16948,9 @@ impl ::agentspec_types::codec::ComponentInfo for ParallelMapNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for ParallelMapNode {
     fn decode(
@@ -17076,6 +17211,9 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseDatastore {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for PostgresDatabaseDatastore {
@@ -17468,6 +17606,9 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTool {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for RemoteTool {
     fn decode(
@@ -17776,6 +17917,9 @@ impl ::agentspec_types::codec::ComponentInfo for SSETransport {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for SSETransport {
@@ -18156,6 +18300,9 @@ impl ::agentspec_types::codec::ComponentInfo for SSEmTLSTransport {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for SSEmTLSTransport {
     fn decode(
@@ -18380,6 +18527,9 @@ impl ::agentspec_types::codec::ComponentInfo for ServerTool {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for ServerTool {
@@ -18690,6 +18840,9 @@ impl ::agentspec_types::codec::ComponentInfo for SpecializedAgent {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for SpecializedAgent {
     fn decode(
@@ -18965,6 +19118,9 @@ impl ::agentspec_types::codec::ComponentInfo for StartNode {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for StartNode {
     fn decode(
@@ -19209,6 +19365,9 @@ impl ::agentspec_types::codec::ComponentInfo for StdioTransport {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for StdioTransport {
@@ -19526,6 +19685,9 @@ impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPTransport {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for StreamableHTTPTransport {
@@ -19933,6 +20095,9 @@ impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPmTLSTransport {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for StreamableHTTPmTLSTransport {
     fn decode(
@@ -20260,6 +20425,9 @@ impl ::agentspec_types::codec::ComponentInfo for Swarm {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for Swarm {
     fn decode(
@@ -20580,6 +20748,9 @@ impl ::agentspec_types::codec::ComponentInfo for TlsOracleDatabaseConnectionConf
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for TlsOracleDatabaseConnectionConfig {
@@ -20965,6 +21136,9 @@ impl ::agentspec_types::codec::ComponentInfo for TlsPostgresDatabaseConnectionCo
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for TlsPostgresDatabaseConnectionConfig {
     fn decode(
@@ -21239,6 +21413,9 @@ impl ::agentspec_types::codec::ComponentInfo for ToolNode {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
     }
 }
 impl ::agentspec_types::codec::Decode for ToolNode {
@@ -21644,6 +21821,9 @@ impl ::agentspec_types::codec::ComponentInfo for VllmConfig {
     fn name(&self) -> &str {
         &self.name
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        self
+    }
 }
 impl ::agentspec_types::codec::Decode for VllmConfig {
     fn decode(
@@ -21838,6 +22018,31 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             }
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AgenticComponent::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AgenticComponent::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -22092,6 +22297,31 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AnyLlmConfig::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::OciGenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyLlmConfig::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<GeminiConfig> for AnyLlmConfig {
     fn from(component: GeminiConfig) -> Self {
@@ -22289,6 +22519,19 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AnyOpenAiCompatibleConfig::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyOpenAiCompatibleConfig::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<OllamaConfig> for AnyOpenAiCompatibleConfig {
     fn from(component: OllamaConfig) -> Self {
@@ -22429,6 +22672,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             }
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AnySSETransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnySSETransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -22573,6 +22826,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             }
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -22735,6 +22998,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             ) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+        }
+    }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
 for AnyTlsOracleDatabaseConnectionConfig {
@@ -22855,6 +23128,13 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
         match self {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            AuthConfig::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -23032,6 +23312,25 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             }
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            ClientTransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ClientTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ClientTransport::StdioTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ClientTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ClientTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -23593,6 +23892,94 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            ComponentWithIO::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::AgentNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::AgentSpecializationParameters(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ApiNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ClientTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::EndNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::FlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::LlmNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::MCPTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::MapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::RemoteTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ServerTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::StartNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            ComponentWithIO::ToolNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<A2AAgent> for ComponentWithIO {
     fn from(component: A2AAgent) -> Self {
@@ -23956,6 +24343,19 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            Datastore::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Datastore::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Datastore::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<InMemoryCollectionDatastore> for Datastore {
     fn from(component: InMemoryCollectionDatastore) -> Self {
@@ -24099,6 +24499,16 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             }
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -24246,6 +24656,16 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             }
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            MessageTransform::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            MessageTransform::MessageSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -24527,6 +24947,36 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             }
             Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            Node::AgentNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::EndNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::MapNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
         }
     }
 }
@@ -24815,6 +25265,22 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            OciClientConfig::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            OciClientConfig::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            OciClientConfig::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<OciClientConfigWithApiKey> for OciClientConfig {
     fn from(component: OciClientConfigWithApiKey) -> Self {
@@ -24992,6 +25458,16 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
 for OracleDatabaseConnectionConfig {
@@ -25130,6 +25606,13 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             }
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<TlsPostgresDatabaseConnectionConfig>
 for PostgresDatabaseConnectionConfig {
@@ -25249,6 +25732,16 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             }
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            RemoteAgent::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            RemoteAgent::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -25419,6 +25912,22 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             }
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            RemoteTransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            RemoteTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            RemoteTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            RemoteTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
@@ -25597,6 +26106,15 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
         }
     }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            Tool::BuiltinTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Tool::ClientTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+        }
+    }
 }
 impl ::std::convert::From<BuiltinTool> for Tool {
     fn from(component: BuiltinTool) -> Self {
@@ -25730,6 +26248,13 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
     fn name(&self) -> &str {
         match self {
             ToolBox::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            ToolBox::MCPToolBox(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
         }
     }
 }
@@ -26737,6 +27262,184 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             Component::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Component::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn ::std::any::Any {
+        match self {
+            Component::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::A2AConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::Agent(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Component::AgentNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::AgentSpecializationParameters(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ApiNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ClientTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ControlFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::DataFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::EndNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::Flow(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Component::FlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::LlmNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MCPTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MCPToolBox(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::MessageSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OAuthClientConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OciGenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::RemoteTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ServerTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::StartNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::StdioTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::Swarm(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Component::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::ToolNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+            Component::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
         }
     }
