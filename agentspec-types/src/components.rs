@@ -6,11 +6,12 @@ use std::path::Path as FsPath;
 
 use indexmap::IndexMap;
 
+use crate::check::Registry;
 use crate::codec::{ComponentSet, Path};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::document::{
-    Document, Format, LoadError, Output, Registry, Source, WriteOptions, decode_document,
-    on_big_stack, parse_with_depth,
+    Document, Format, LoadError, Output, Source, WriteOptions, decode_document, on_big_stack,
+    parse_with_depth,
 };
 use crate::json::JsonWriter;
 use crate::sink::Sink;

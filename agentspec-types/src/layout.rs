@@ -13,6 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use crate::diagnostic::Diagnostic;
+
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LayoutError {
@@ -347,6 +349,110 @@ fn emit_value(g: &Graph, value: &Value, in_degree: &[usize], owned: &[Vec<usize>
                 .map(|v| emit_value(g, v, in_degree, owned))
                 .collect(),
         ),
+        other => other.clone(),
+    }
+}
+
+pub(crate) fn layout_error(e: LayoutError) -> crate::document::LoadError {
+    let d = match e {
+        LayoutError::Conflict(id) => Diagnostic::error(
+            "duplicate-id",
+            format!("two different components have the id `{id}`; an id names one component"),
+            "",
+            None,
+        ),
+        LayoutError::Cycle(id) => Diagnostic::error(
+            "reference-cycle",
+            format!("the component `{id}` contains a reference to itself"),
+            "",
+            None,
+        ),
+    };
+    crate::document::LoadError {
+        diagnostics: vec![d],
+    }
+}
+
+pub(crate) fn split_error(message: String) -> crate::document::LoadError {
+    crate::document::LoadError {
+        diagnostics: vec![Diagnostic::error("invalid-split", message, "", None)],
+    }
+}
+
+/// Gives a fresh id to every component (an object with a `component_type`) without one.
+pub(crate) fn give_fresh_ids(value: &mut serde_json::Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                let is_component = map
+                    .get("component_type")
+                    .is_some_and(serde_json::Value::is_string);
+                let has_id = map
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| !id.is_empty());
+                if is_component && !has_id {
+                    map.insert(
+                        "id".into(),
+                        serde_json::Value::String(crate::codec::fresh_id()),
+                    );
+                }
+                stack.extend(map.values_mut());
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// The first component with `id` in an expanded document.
+pub(crate) fn find_component<'a>(
+    value: &'a serde_json::Value,
+    id: &str,
+) -> Option<&'a serde_json::Value> {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                if map.get("component_type").is_some()
+                    && map.get("id").and_then(serde_json::Value::as_str) == Some(id)
+                {
+                    return Some(v);
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Replaces every component whose id is a key of `keys` by a reference to its new key.
+pub(crate) fn replace_components(
+    value: &serde_json::Value,
+    keys: &HashMap<String, String>,
+) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("component_type").is_some()
+                && let Some(key) = map
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .and_then(|id| keys.get(id))
+            {
+                return serde_json::json!({ "$component_ref": key });
+            }
+            serde_json::Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), replace_components(v, keys)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(|v| replace_components(v, keys)).collect())
+        }
         other => other.clone(),
     }
 }

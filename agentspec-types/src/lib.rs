@@ -27,6 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod check;
 pub mod codec;
 pub mod components;
 pub mod diagnostic;
