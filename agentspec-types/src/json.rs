@@ -3,12 +3,12 @@
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::sink::Sink;
-use crate::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::tree::{Entry, KeySet, MAX_DEPTH, Node, Value};
 
 /// A container being filled while parsing.
 enum Open {
     Array(u32, Vec<Node>),
-    Object(u32, Vec<Entry>, Option<(String, u32)>),
+    Object(u32, Vec<Entry>, Option<(String, u32)>, KeySet),
 }
 
 struct Parser<'a> {
@@ -47,7 +47,7 @@ impl Parser<'_> {
         for open in &self.stack {
             match open {
                 Open::Array(_, items) => push_pointer_token(&mut out, &items.len().to_string()),
-                Open::Object(_, _, Some((key, _))) => push_pointer_token(&mut out, key),
+                Open::Object(_, _, Some((key, _)), _) => push_pointer_token(&mut out, key),
                 Open::Object(..) => {}
             }
         }
@@ -116,7 +116,12 @@ impl Parser<'_> {
                                 value: Value::Object(Vec::new()),
                             }
                         } else {
-                            self.stack.push(Open::Object(offset, Vec::new(), None));
+                            self.stack.push(Open::Object(
+                                offset,
+                                Vec::new(),
+                                None,
+                                KeySet::default(),
+                            ));
                             self.depth = self.depth.max(self.stack.len());
                             self.key()?;
                             continue;
@@ -162,7 +167,7 @@ impl Parser<'_> {
                         items.push(done);
                         true
                     }
-                    Open::Object(_, entries, pending) => {
+                    Open::Object(_, entries, pending, _) => {
                         let (key, key_offset) =
                             pending.take().expect("a key precedes every object value");
                         entries.push(Entry {
@@ -192,7 +197,7 @@ impl Parser<'_> {
                                 offset,
                                 value: Value::Array(items),
                             },
-                            Open::Object(offset, entries, _) => Node {
+                            Open::Object(offset, entries, _, _) => Node {
                                 offset,
                                 value: Value::Object(entries),
                             },
@@ -239,10 +244,10 @@ impl Parser<'_> {
             ));
         }
         self.pos += 1;
-        let Some(Open::Object(_, entries, pending)) = self.stack.last_mut() else {
+        let Some(Open::Object(_, entries, pending, keys)) = self.stack.last_mut() else {
             unreachable!("keys are read inside objects")
         };
-        if entries.iter().any(|e| e.key == key) {
+        if keys.contains(entries, &key) {
             let message = format!("the key `{key}` appears twice in the same object");
             *pending = Some((key, at as u32));
             return Err(Diagnostic::error(
@@ -719,6 +724,16 @@ mod tests {
         assert_eq!(err(r#"{"a": "\ud800"}"#), ("syntax-error", 7, "/a".into()));
         assert_eq!(err(r#"{"a": "abc"#), ("syntax-error", 6, "/a".into()));
         assert_eq!(err(""), ("syntax-error", 0, "".into()));
+    }
+
+    #[test]
+    fn rejects_duplicate_keys_in_large_objects() {
+        let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let ok = format!("{{{}}}", keys.join(", "));
+        assert!(parse_json(&ok).is_ok());
+        let dup = format!("{{{}, \"k7\": 0}}", keys.join(", "));
+        let d = parse_json(&dup).unwrap_err().remove(0);
+        assert_eq!((d.code, d.pointer.as_str()), ("duplicate-key", "/k7"));
     }
 
     #[test]

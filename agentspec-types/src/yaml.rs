@@ -9,7 +9,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::json::python_float;
 use crate::sink::Sink;
-use crate::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::tree::{Entry, KeySet, MAX_DEPTH, Node, Value};
 
 enum Frame {
     Seq {
@@ -22,6 +22,7 @@ enum Frame {
         entries: Vec<Entry>,
         key: Option<(String, u32)>,
         anchor: usize,
+        keys: KeySet,
     },
 }
 
@@ -164,6 +165,7 @@ impl Builder<'_> {
                         entries: Vec::new(),
                         key: None,
                         anchor,
+                        keys: KeySet::default(),
                     });
                 }
                 Event::SequenceEnd | Event::MappingEnd => {
@@ -255,9 +257,12 @@ impl Builder<'_> {
         if anchor > 0 {
             self.anchors.insert(anchor, node.clone());
         }
-        let pointer_if_duplicate = match self.stack.last() {
+        let pointer_if_duplicate = match self.stack.last_mut() {
             Some(Frame::Map {
-                key: None, entries, ..
+                key: None,
+                entries,
+                keys,
+                ..
             }) => {
                 let key = match (&node.value, raw) {
                     (Value::Str(s), _) => s.clone(),
@@ -270,7 +275,7 @@ impl Builder<'_> {
                         ));
                     }
                 };
-                let duplicate = entries.iter().any(|e| e.key == key);
+                let duplicate = keys.contains(entries, &key);
                 Some((key, duplicate))
             }
             _ => None,
@@ -724,6 +729,15 @@ mod tests {
             parse_yaml("? [a]\n: 1\n").unwrap_err()[0].code,
             "syntax-error"
         );
+    }
+
+    #[test]
+    fn rejects_duplicate_keys_in_large_mappings() {
+        let mut text: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect();
+        assert!(parse_yaml(&text).is_ok());
+        text.push_str("k39: again\n");
+        let d = parse_yaml(&text).unwrap_err().remove(0);
+        assert_eq!((d.code, d.pointer.as_str()), ("duplicate-key", "/k39"));
     }
 
     #[test]
