@@ -62,37 +62,3 @@ impl Value {
 /// realistic documents (50 flows nested through FlowNode/MapNode) need about 160 levels;
 /// past this limit, parsing fails with the code `too-deep`.
 pub const MAX_DEPTH: usize = 1024;
-
-/// Finds duplicate keys while an object is read: a scan for small objects, a set of key
-/// hashes (checked exactly on a hit) once an object has many entries, so that reading an
-/// object stays linear in its size.
-#[derive(Debug, Default)]
-pub(crate) struct KeySet {
-    hashes: std::collections::HashSet<u64>,
-    hashed: usize,
-}
-
-impl KeySet {
-    const SCAN: usize = 16;
-
-    /// Whether `key` is already a key of `entries` (the entries read so far).
-    pub(crate) fn contains(&mut self, entries: &[Entry], key: &str) -> bool {
-        if entries.len() < Self::SCAN {
-            return entries.iter().any(|e| e.key == key);
-        }
-        for entry in &entries[self.hashed..] {
-            self.hashes.insert(hash(&entry.key));
-        }
-        self.hashed = entries.len();
-        self.hashes.contains(&hash(key)) && entries.iter().any(|e| e.key == key)
-    }
-}
-
-fn hash(key: &str) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h =
-        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-            .build_hasher();
-    h.write(key.as_bytes());
-    h.finish()
-}

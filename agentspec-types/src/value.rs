@@ -31,7 +31,8 @@ impl ValueSink {
             Some((serde_json::Value::Object(map), _)) => {
                 map.insert(self.key.take().unwrap_or_default(), value);
             }
-            Some(_) => unreachable!("only containers are pushed"),
+            // Only containers are pushed.
+            Some(_) => {}
         }
     }
 
@@ -151,10 +152,11 @@ pub fn node_to_value(node: Node) -> serde_json::Value {
                     }
                 }
             }
-            done = Some(match stack.pop().expect("checked above") {
-                Frame::Array(out, _) => serde_json::Value::Array(out),
-                Frame::Object(out, _, _) => serde_json::Value::Object(out),
-            });
+            done = match stack.pop() {
+                Some(Frame::Array(out, _)) => Some(serde_json::Value::Array(out)),
+                Some(Frame::Object(out, _, _)) => Some(serde_json::Value::Object(out)),
+                None => None,
+            };
         }
     }
 }
@@ -169,14 +171,61 @@ fn scalar(value: Value) -> serde_json::Value {
             Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)
         }
         Value::Str(s) => serde_json::Value::String(s),
-        Value::Array(_) | Value::Object(_) => unreachable!("containers are handled by the caller"),
+        // The caller descends into containers.
+        Value::Array(_) | Value::Object(_) => serde_json::Value::Null,
     }
 }
 
-/// Streams a `serde_json::Value` into a sink, keys in order.
+/// Streams a `serde_json::Value` into a sink, keys in order (no recursion).
 pub fn write_value(value: &serde_json::Value, sink: &mut dyn Sink) {
+    enum Open<'a> {
+        Array(std::slice::Iter<'a, serde_json::Value>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        match next.take() {
+            Some(serde_json::Value::Array(items)) => {
+                sink.begin_array();
+                stack.push(Open::Array(items.iter()));
+            }
+            Some(serde_json::Value::Object(map)) => {
+                sink.begin_object();
+                stack.push(Open::Object(map.iter()));
+            }
+            Some(scalar) => write_scalar(scalar, sink),
+            None => {}
+        }
+        // The next child to write, closing the containers that are done.
+        while next.is_none() {
+            match stack.last_mut() {
+                None => return,
+                Some(Open::Array(items)) => match items.next() {
+                    Some(item) => next = Some(item),
+                    None => {
+                        sink.end_array();
+                        stack.pop();
+                    }
+                },
+                Some(Open::Object(entries)) => match entries.next() {
+                    Some((key, value)) => {
+                        sink.key(key);
+                        next = Some(value);
+                    }
+                    None => {
+                        sink.end_object();
+                        stack.pop();
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// Writes a value that is not a container.
+fn write_scalar(value: &serde_json::Value, sink: &mut dyn Sink) {
     match value {
-        serde_json::Value::Null => sink.null(),
         serde_json::Value::Bool(b) => sink.bool(*b),
         serde_json::Value::Number(n) => {
             if let Some(i) = n.as_i64() {
@@ -188,47 +237,86 @@ pub fn write_value(value: &serde_json::Value, sink: &mut dyn Sink) {
             }
         }
         serde_json::Value::String(s) => sink.str(s),
-        serde_json::Value::Array(items) => {
-            sink.begin_array();
-            for item in items {
-                write_value(item, sink);
-            }
-            sink.end_array();
+        _ => sink.null(),
+    }
+}
+
+/// Converts a `serde_json::Value` into a source tree, every offset 0 (no recursion).
+pub fn value_to_node(value: &serde_json::Value) -> Node {
+    let mut sink = TreeSink::default();
+    write_value(value, &mut sink);
+    sink.root.unwrap_or(Node {
+        offset: 0,
+        value: Value::Null,
+    })
+}
+
+/// Builds a source tree (offsets 0) from written events.
+#[derive(Default)]
+struct TreeSink {
+    /// Open containers, each with the key it is the value of.
+    stack: Vec<(Value, Option<String>)>,
+    key: Option<String>,
+    root: Option<Node>,
+}
+
+impl TreeSink {
+    fn put(&mut self, value: Value) {
+        let node = Node { offset: 0, value };
+        match self.stack.last_mut() {
+            Some((Value::Array(items), _)) => items.push(node),
+            Some((Value::Object(entries), _)) => entries.push(Entry {
+                key: self.key.take().unwrap_or_default(),
+                key_offset: 0,
+                value: node,
+            }),
+            _ => self.root = Some(node),
         }
-        serde_json::Value::Object(map) => {
-            sink.begin_object();
-            for (key, value) in map {
-                sink.key(key);
-                write_value(value, sink);
-            }
-            sink.end_object();
+    }
+
+    fn end(&mut self) {
+        if let Some((value, key)) = self.stack.pop() {
+            self.key = key;
+            self.put(value);
         }
     }
 }
 
-/// Converts a `serde_json::Value` into a source tree (every offset 0).
-pub fn value_to_node(value: &serde_json::Value) -> Node {
-    let value = match value {
-        serde_json::Value::Null => Value::Null,
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => Value::Int(i),
-            (None, Some(u)) => Value::UInt(u),
-            _ => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        serde_json::Value::String(s) => Value::Str(s.clone()),
-        serde_json::Value::Array(items) => Value::Array(items.iter().map(value_to_node).collect()),
-        serde_json::Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| Entry {
-                    key: k.clone(),
-                    key_offset: 0,
-                    value: value_to_node(v),
-                })
-                .collect(),
-        ),
-    };
-    Node { offset: 0, value }
+impl Sink for TreeSink {
+    fn begin_object(&mut self) {
+        self.stack
+            .push((Value::Object(Vec::new()), self.key.take()));
+    }
+    fn key(&mut self, key: &str) {
+        self.key = Some(key.to_owned());
+    }
+    fn end_object(&mut self) {
+        self.end();
+    }
+    fn begin_array(&mut self) {
+        self.stack.push((Value::Array(Vec::new()), self.key.take()));
+    }
+    fn end_array(&mut self) {
+        self.end();
+    }
+    fn null(&mut self) {
+        self.put(Value::Null);
+    }
+    fn bool(&mut self, value: bool) {
+        self.put(Value::Bool(value));
+    }
+    fn i64(&mut self, value: i64) {
+        self.put(Value::Int(value));
+    }
+    fn u64(&mut self, value: u64) {
+        self.put(Value::UInt(value));
+    }
+    fn f64(&mut self, value: f64) {
+        self.put(Value::Float(value));
+    }
+    fn str(&mut self, value: &str) {
+        self.put(Value::Str(value.to_owned()));
+    }
 }
 
 #[cfg(test)]
@@ -248,5 +336,63 @@ mod tests {
         write_value(&value, &mut sink);
         assert_eq!(sink.finish(), value);
         assert_eq!(node_to_value(value_to_node(&value)), value);
+    }
+
+    #[test]
+    fn converts_every_kind_of_value() {
+        let value = serde_json::json!({"a": [null, true, -1, 18446744073709551615u64, 0.5, "s", [], {}], "b": {"c": [[1]]}});
+        let node = value_to_node(&value);
+        let Value::Object(entries) = &node.value else {
+            panic!("an object")
+        };
+        assert_eq!(entries[0].key, "a");
+        let Value::Array(items) = &entries[0].value.value else {
+            panic!("an array")
+        };
+        let scalars: Vec<&Value> = items.iter().take(6).map(|n| &n.value).collect();
+        assert_eq!(
+            scalars,
+            [
+                &Value::Null,
+                &Value::Bool(true),
+                &Value::Int(-1),
+                &Value::UInt(u64::MAX),
+                &Value::Float(0.5),
+                &Value::Str("s".into())
+            ]
+        );
+        assert_eq!(node_to_value(node), value);
+        let mut sink = ValueSink::new();
+        sink.begin_array();
+        sink.f64(f64::NAN);
+        sink.f64(f64::INFINITY);
+        sink.f64(1.5);
+        sink.end_array();
+        assert_eq!(sink.finish(), serde_json::json!([null, null, 1.5]));
+        assert_eq!(ValueSink::new().finish(), serde_json::Value::Null);
+    }
+
+    #[test]
+    fn deep_values_convert_without_recursion() {
+        let depth = 5000;
+        let mut node = Node {
+            offset: 0,
+            value: Value::Int(1),
+        };
+        for _ in 0..depth {
+            node = Node {
+                offset: 0,
+                value: Value::Array(vec![node]),
+            };
+        }
+        let value = node_to_value(node);
+        let back = value_to_node(&value);
+        let mut w = crate::json::JsonWriter::compact();
+        write_value(&value, &mut w);
+        let text = w.finish();
+        assert_eq!(text.len(), 2 * depth + 1);
+        // Dropping deep trees recurses; forget them (a test-only leak).
+        std::mem::forget(value);
+        std::mem::forget(back);
     }
 }
