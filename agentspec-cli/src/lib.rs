@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentspec_types::{
-    Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, WriteOptions,
+    Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, WriteOptions, locate,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -359,7 +359,14 @@ fn check(
         };
         let diagnostics =
             match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
-                Ok(doc) => doc.warnings().to_vec(),
+                Ok(doc) => {
+                    let mut found = doc.validate();
+                    locate(&mut found, &loaded.text, loaded.format);
+                    let mut all = doc.warnings().to_vec();
+                    all.extend(found);
+                    all.sort_by_key(|d| (d.line, d.column));
+                    all
+                }
                 Err(e) => e.diagnostics,
             };
         if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {

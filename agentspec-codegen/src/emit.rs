@@ -644,6 +644,7 @@ impl Emitter<'_> {
                 fn id(&self) -> &str { #id }
                 fn name(&self) -> &str { #display_name }
                 fn as_any(&self) -> &dyn ::std::any::Any { self }
+                fn since(&self) -> #rt::Version { Self::SINCE }
             }
             impl #rt::codec::Decode for #name {
                 fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
@@ -701,6 +702,7 @@ impl Emitter<'_> {
                 fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* } }
                 fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* } }
                 fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* } }
+                fn since(&self) -> #rt::Version { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::since(&**c), )* } }
             }
             #(
                 impl ::std::convert::From<#variants> for #ename {

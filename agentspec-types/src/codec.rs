@@ -116,6 +116,8 @@ pub trait ComponentInfo: Sync {
     /// The component's own struct (not a family enum around it), to downcast:
     /// `c.as_any().downcast_ref::<LlmNode>()`.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The first Agent Spec version that has this component type.
+    fn since(&self) -> Version;
 }
 
 /// The set of every concrete component type of one generated type set: the document root.

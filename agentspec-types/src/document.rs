@@ -247,6 +247,23 @@ impl<C: ComponentSet + Send> Document<C> {
         })
     }
 
+    /// Checks the rules of the language the schema cannot express: flow structure, inputs
+    /// and outputs, data edges and their types, property schemas, component values and
+    /// version gates. Every problem is reported, each with a code, a message naming the
+    /// rule and the component, and a pointer; [`locate`] adds lines and columns.
+    pub fn validate(&self) -> Vec<Diagnostic>
+    where
+        C: Sync,
+    {
+        let value = self.to_value_with(&WriteOptions::new().include_secrets(true));
+        let components = self.components();
+        let since: HashMap<&str, Version> = components
+            .iter()
+            .map(|c| (c.component_type(), c.since()))
+            .collect();
+        crate::validate::validate(&value, self.version, &since)
+    }
+
     /// The document with its references resolved (the document loaded, so every reference
     /// names an entry of its `$referenced_components` maps).
     pub fn resolve(&self) -> crate::resolve::Resolved<'_>
@@ -537,6 +554,39 @@ impl<C: ComponentSet + Send> Document<C> {
             Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
             Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
+    }
+}
+
+/// Fills the offset, line and column of diagnostics that have only a pointer (those of
+/// [`Document::validate`]) from the source text the document was loaded from.
+pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
+    let Ok((tree, _)) = parse_with_depth(text, format) else {
+        return;
+    };
+    let index = LineIndex::new(text);
+    for d in diagnostics.iter_mut().filter(|d| d.offset.is_none()) {
+        let mut node = &tree;
+        let mut offset = node.offset;
+        for token in d.pointer.split('/').skip(1) {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            let next = match &node.value {
+                Value::Object(entries) => entries
+                    .iter()
+                    .find(|e| e.key == token)
+                    .map(|e| (&e.value, e.key_offset)),
+                Value::Array(items) => token
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| items.get(i))
+                    .map(|n| (n, n.offset)),
+                _ => None,
+            };
+            let Some((child, at)) = next else { break };
+            node = child;
+            offset = at;
+        }
+        d.offset = Some(offset as usize);
+        d.locate(&index);
     }
 }
 

@@ -39,6 +39,7 @@ mod refs;
 pub mod resolve;
 pub mod sink;
 pub mod tree;
+mod validate;
 pub mod value;
 pub mod version;
 pub mod walk;
@@ -46,7 +47,7 @@ pub mod yaml;
 
 pub use codec::ComponentInfo;
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Format, LoadError, Output, WriteOptions};
+pub use document::{Format, LoadError, Output, WriteOptions, locate};
 
 /// A components file of the types generated from the bundled schemas.
 pub type Components = components::Components<Component>;

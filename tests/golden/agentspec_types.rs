@@ -2457,6 +2457,9 @@ impl ::agentspec_types::codec::ComponentInfo for A2AAgent {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for A2AAgent {
     fn decode(
@@ -2827,6 +2830,9 @@ impl ::agentspec_types::codec::ComponentInfo for A2AConnectionConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for A2AConnectionConfig {
     fn decode(
@@ -3149,6 +3155,9 @@ impl ::agentspec_types::codec::ComponentInfo for Agent {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for Agent {
     fn decode(
@@ -3443,6 +3452,9 @@ impl ::agentspec_types::codec::ComponentInfo for AgentNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for AgentNode {
@@ -3775,6 +3787,9 @@ impl ::agentspec_types::codec::ComponentInfo for AgentSpecializationParameters {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for AgentSpecializationParameters {
@@ -4234,6 +4249,9 @@ impl ::agentspec_types::codec::ComponentInfo for ApiNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for ApiNode {
     fn decode(
@@ -4559,6 +4577,9 @@ impl ::agentspec_types::codec::ComponentInfo for BranchingNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for BranchingNode {
@@ -4911,6 +4932,9 @@ impl ::agentspec_types::codec::ComponentInfo for BuiltinTool {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for BuiltinTool {
     fn decode(
@@ -5214,6 +5238,9 @@ impl ::agentspec_types::codec::ComponentInfo for CatchExceptionNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for CatchExceptionNode {
     fn decode(
@@ -5442,6 +5469,9 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTool {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for ClientTool {
     fn decode(
@@ -5667,6 +5697,9 @@ impl ::agentspec_types::codec::ComponentInfo for ControlFlowEdge {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for ControlFlowEdge {
@@ -6165,6 +6198,9 @@ impl ::agentspec_types::codec::ComponentInfo for ConversationSummarizationTransf
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for ConversationSummarizationTransform {
     fn decode(
@@ -6428,6 +6464,9 @@ impl ::agentspec_types::codec::ComponentInfo for DataFlowEdge {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for DataFlowEdge {
@@ -6777,6 +6816,9 @@ impl ::agentspec_types::codec::ComponentInfo for EndNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for EndNode {
     fn decode(
@@ -7101,6 +7143,9 @@ impl ::agentspec_types::codec::ComponentInfo for Flow {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for Flow {
@@ -7566,6 +7611,9 @@ impl ::agentspec_types::codec::ComponentInfo for FlowNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for FlowNode {
     fn decode(
@@ -7806,6 +7854,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAIStudioAuthConfig {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for GeminiAIStudioAuthConfig {
@@ -8178,6 +8229,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for GeminiConfig {
     fn decode(
@@ -8464,6 +8518,9 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiVertexAIAuthConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for GeminiVertexAIAuthConfig {
     fn decode(
@@ -8703,6 +8760,9 @@ impl ::agentspec_types::codec::ComponentInfo for InMemoryCollectionDatastore {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for InMemoryCollectionDatastore {
@@ -8986,6 +9046,9 @@ impl ::agentspec_types::codec::ComponentInfo for InputMessageNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for InputMessageNode {
@@ -9364,6 +9427,9 @@ impl ::agentspec_types::codec::ComponentInfo for LlmConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for LlmConfig {
     fn decode(
@@ -9666,6 +9732,9 @@ impl ::agentspec_types::codec::ComponentInfo for LlmNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for LlmNode {
     fn decode(
@@ -9916,6 +9985,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPTool {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for MCPTool {
@@ -10195,6 +10267,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPToolBox {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for MCPToolBox {
     fn decode(
@@ -10464,6 +10539,9 @@ impl ::agentspec_types::codec::ComponentInfo for MCPToolSpec {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for MCPToolSpec {
@@ -10850,6 +10928,9 @@ impl ::agentspec_types::codec::ComponentInfo for MTlsOracleDatabaseConnectionCon
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for MTlsOracleDatabaseConnectionConfig {
     fn decode(
@@ -11160,6 +11241,9 @@ impl ::agentspec_types::codec::ComponentInfo for ManagerWorkers {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for ManagerWorkers {
@@ -11656,6 +11740,9 @@ impl ::agentspec_types::codec::ComponentInfo for MapNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for MapNode {
     fn decode(
@@ -12076,6 +12163,9 @@ impl ::agentspec_types::codec::ComponentInfo for MessageSummarizationTransform {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for MessageSummarizationTransform {
     fn decode(
@@ -12476,6 +12566,9 @@ impl ::agentspec_types::codec::ComponentInfo for OAuthClientConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OAuthClientConfig {
     fn decode(
@@ -12851,6 +12944,9 @@ impl ::agentspec_types::codec::ComponentInfo for OAuthConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OAuthConfig {
     fn decode(
@@ -13120,6 +13216,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciAgent {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OciAgent {
@@ -13391,6 +13490,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithApiKey {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithApiKey {
     fn decode(
@@ -13618,6 +13720,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithInstancePrin
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithInstancePrincipal {
     fn decode(
@@ -13844,6 +13949,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithResourcePrin
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithResourcePrincipal {
@@ -14119,6 +14227,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfigWithSecurityToke
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OciClientConfigWithSecurityToken {
@@ -14529,6 +14640,9 @@ impl ::agentspec_types::codec::ComponentInfo for OciGenAiConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OciGenAiConfig {
     fn decode(
@@ -14935,6 +15049,9 @@ impl ::agentspec_types::codec::ComponentInfo for OllamaConfig {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OllamaConfig {
@@ -15366,6 +15483,9 @@ impl ::agentspec_types::codec::ComponentInfo for OpenAiCompatibleConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OpenAiCompatibleConfig {
     fn decode(
@@ -15681,6 +15801,9 @@ impl ::agentspec_types::codec::ComponentInfo for OpenAiConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for OpenAiConfig {
     fn decode(
@@ -15943,6 +16066,9 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseDatastore {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OracleDatabaseDatastore {
@@ -16222,6 +16348,9 @@ impl ::agentspec_types::codec::ComponentInfo for OutputMessageNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for OutputMessageNode {
@@ -16517,6 +16646,9 @@ impl ::agentspec_types::codec::ComponentInfo for ParallelFlowNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for ParallelFlowNode {
@@ -16951,6 +17083,9 @@ impl ::agentspec_types::codec::ComponentInfo for ParallelMapNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for ParallelMapNode {
     fn decode(
@@ -17214,6 +17349,9 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseDatastore {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for PostgresDatabaseDatastore {
@@ -17609,6 +17747,9 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTool {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for RemoteTool {
     fn decode(
@@ -17920,6 +18061,9 @@ impl ::agentspec_types::codec::ComponentInfo for SSETransport {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for SSETransport {
@@ -18303,6 +18447,9 @@ impl ::agentspec_types::codec::ComponentInfo for SSEmTLSTransport {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for SSEmTLSTransport {
     fn decode(
@@ -18530,6 +18677,9 @@ impl ::agentspec_types::codec::ComponentInfo for ServerTool {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for ServerTool {
@@ -18843,6 +18993,9 @@ impl ::agentspec_types::codec::ComponentInfo for SpecializedAgent {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for SpecializedAgent {
     fn decode(
@@ -19121,6 +19274,9 @@ impl ::agentspec_types::codec::ComponentInfo for StartNode {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for StartNode {
     fn decode(
@@ -19368,6 +19524,9 @@ impl ::agentspec_types::codec::ComponentInfo for StdioTransport {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for StdioTransport {
@@ -19688,6 +19847,9 @@ impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPTransport {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for StreamableHTTPTransport {
@@ -20098,6 +20260,9 @@ impl ::agentspec_types::codec::ComponentInfo for StreamableHTTPmTLSTransport {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for StreamableHTTPmTLSTransport {
     fn decode(
@@ -20428,6 +20593,9 @@ impl ::agentspec_types::codec::ComponentInfo for Swarm {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for Swarm {
     fn decode(
@@ -20751,6 +20919,9 @@ impl ::agentspec_types::codec::ComponentInfo for TlsOracleDatabaseConnectionConf
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for TlsOracleDatabaseConnectionConfig {
@@ -21139,6 +21310,9 @@ impl ::agentspec_types::codec::ComponentInfo for TlsPostgresDatabaseConnectionCo
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for TlsPostgresDatabaseConnectionConfig {
     fn decode(
@@ -21416,6 +21590,9 @@ impl ::agentspec_types::codec::ComponentInfo for ToolNode {
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
     }
 }
 impl ::agentspec_types::codec::Decode for ToolNode {
@@ -21824,6 +22001,9 @@ impl ::agentspec_types::codec::ComponentInfo for VllmConfig {
     fn as_any(&self) -> &dyn ::std::any::Any {
         self
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        Self::SINCE
+    }
 }
 impl ::agentspec_types::codec::Decode for VllmConfig {
     fn decode(
@@ -22043,6 +22223,31 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             }
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AgenticComponent::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AgenticComponent::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -22322,6 +22527,31 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AnyLlmConfig::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::OciGenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyLlmConfig::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<GeminiConfig> for AnyLlmConfig {
     fn from(component: GeminiConfig) -> Self {
@@ -22532,6 +22762,19 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AnyOpenAiCompatibleConfig::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyOpenAiCompatibleConfig::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<OllamaConfig> for AnyOpenAiCompatibleConfig {
     fn from(component: OllamaConfig) -> Self {
@@ -22682,6 +22925,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             }
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AnySSETransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnySSETransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -22836,6 +23089,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             }
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -23008,6 +23271,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             ) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
+                c,
+            ) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+        }
+    }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
 for AnyTlsOracleDatabaseConnectionConfig {
@@ -23135,6 +23408,13 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
         match self {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            AuthConfig::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -23331,6 +23611,25 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             }
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            ClientTransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ClientTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ClientTransport::StdioTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ClientTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ClientTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -23980,6 +24279,94 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            ComponentWithIO::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::Agent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::AgentNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::AgentSpecializationParameters(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ApiNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ClientTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::EndNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::Flow(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::FlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::LlmNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::MCPTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::MapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::RemoteTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ServerTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::StartNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::Swarm(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            ComponentWithIO::ToolNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<A2AAgent> for ComponentWithIO {
     fn from(component: A2AAgent) -> Self {
@@ -24356,6 +24743,19 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            Datastore::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Datastore::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Datastore::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<InMemoryCollectionDatastore> for Datastore {
     fn from(component: InMemoryCollectionDatastore) -> Self {
@@ -24509,6 +24909,16 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             }
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -24666,6 +25076,16 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             }
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            MessageTransform::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            MessageTransform::MessageSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -24979,6 +25399,36 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            Node::AgentNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::EndNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::FlowNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::MapNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+        }
+    }
 }
 impl ::std::convert::From<AgentNode> for Node {
     fn from(component: AgentNode) -> Self {
@@ -25281,6 +25731,22 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            OciClientConfig::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            OciClientConfig::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            OciClientConfig::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<OciClientConfigWithApiKey> for OciClientConfig {
     fn from(component: OciClientConfigWithApiKey) -> Self {
@@ -25468,6 +25934,16 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
 for OracleDatabaseConnectionConfig {
@@ -25613,6 +26089,13 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<TlsPostgresDatabaseConnectionConfig>
 for PostgresDatabaseConnectionConfig {
@@ -25742,6 +26225,16 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             }
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            RemoteAgent::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            RemoteAgent::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -25931,6 +26424,22 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             }
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            RemoteTransport::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            RemoteTransport::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            RemoteTransport::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            RemoteTransport::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+        }
+    }
 }
 impl ::std::convert::From<SSETransport> for RemoteTransport {
     fn from(component: SSETransport) -> Self {
@@ -26115,6 +26624,15 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
         }
     }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            Tool::BuiltinTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Tool::ClientTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+        }
+    }
 }
 impl ::std::convert::From<BuiltinTool> for Tool {
     fn from(component: BuiltinTool) -> Self {
@@ -26254,6 +26772,13 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
         match self {
             ToolBox::MCPToolBox(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            ToolBox::MCPToolBox(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }
@@ -27440,6 +27965,174 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             }
             Component::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
+            }
+        }
+    }
+    fn since(&self) -> ::agentspec_types::Version {
+        match self {
+            Component::A2AAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::A2AConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::Agent(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::AgentNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::AgentSpecializationParameters(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ApiNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::BranchingNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::BuiltinTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::CatchExceptionNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ClientTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ControlFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ConversationSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::DataFlowEdge(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::EndNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::Flow(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::FlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::GeminiAIStudioAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::GeminiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::GeminiVertexAIAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::InMemoryCollectionDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::InputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::LlmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::LlmNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::MCPToolBox(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::MCPToolSpec(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::MTlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ManagerWorkers(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::MapNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::MessageSummarizationTransform(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OAuthClientConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OAuthConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciClientConfigWithApiKey(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciClientConfigWithInstancePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciClientConfigWithResourcePrincipal(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciClientConfigWithSecurityToken(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OciGenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OllamaConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OpenAiCompatibleConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OpenAiConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OracleDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::OutputMessageNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ParallelFlowNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ParallelMapNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::PostgresDatabaseDatastore(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::RemoteTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::SSETransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::SSEmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ServerTool(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::SpecializedAgent(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::StartNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::StdioTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::StreamableHTTPTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::StreamableHTTPmTLSTransport(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::Swarm(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Component::TlsOracleDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::TlsPostgresDatabaseConnectionConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::ToolNode(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
+            }
+            Component::VllmConfig(c) => {
+                ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
         }
     }

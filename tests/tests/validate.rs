@@ -1,0 +1,279 @@
+//! Validation: every negative corpus file is rejected with the code of the rule it breaks,
+//! every valid corpus document passes, and the edge cases follow CONFORMANCE.md's table.
+
+use agentspec_tests::{fixture, fixtures};
+use agentspec_types::{Diagnostic, Document, Format, locate};
+
+/// Load, then validate; every diagnostic located in the text.
+fn check(path: &std::path::Path) -> Vec<Diagnostic> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let format = Format::from_path(path).unwrap();
+    match Document::from_str_as(&text, format) {
+        Ok(doc) => {
+            let mut found = doc.validate();
+            locate(&mut found, &text, format);
+            doc.warnings().iter().cloned().chain(found).collect()
+        }
+        Err(e) => e.diagnostics,
+    }
+}
+
+fn codes(found: &[Diagnostic], errors: bool) -> Vec<&'static str> {
+    found
+        .iter()
+        .filter(|d| d.is_error() == errors)
+        .map(|d| d.code)
+        .collect()
+}
+
+#[test]
+fn every_negative_file_is_rejected_with_the_rule_it_breaks() {
+    let expected = [
+        ("abstract_component_type_node", "unknown-component-type"),
+        ("agent_human_in_the_loop_not_bool", "invalid-type"),
+        ("agent_missing_llm_config", "missing-field"),
+        ("agent_tools_not_a_list", "invalid-type"),
+        ("agentspec_version_not_a_string", "invalid-type"),
+        (
+            "branchingnode_branches_missing_default",
+            "branches-mismatch",
+        ),
+        ("component_field_given_as_plain_string", "invalid-type"),
+        ("component_type_not_string", "invalid-type"),
+        ("control_edge_from_end_node", "flow-end-node"),
+        ("control_edge_to_node_not_in_flow", "edge-node-not-in-flow"),
+        (
+            "conversation_summarization_both_thresholds",
+            "summarization-threshold",
+        ),
+        ("dangling_component_ref", "unresolved-reference"),
+        ("data_edge_missing_destination_input", "data-edge-input"),
+        ("data_edge_missing_source_output", "data-edge-output"),
+        ("data_edge_string_output_to_integer_input", "data-edge-type"),
+        ("datastore_entity_not_object", "datastore-schema"),
+        ("end_node_without_incoming_edge", "flow-end-node"),
+        ("flow_inputs_differ_from_start_node", "flow-inputs"),
+        ("flow_missing_name", "missing-field"),
+        (
+            "flow_output_without_default_missing_in_end_nodes",
+            "flow-outputs",
+        ),
+        ("flow_start_node_not_in_nodes", "flow-start-node"),
+        ("flow_two_start_nodes", "flow-start-node"),
+        ("flow_without_end_node", "flow-end-node"),
+        (
+            "hidden_min_agentspec_version_field_in_input",
+            "unknown-field",
+        ),
+        ("inputmessagenode_two_outputs", "outputs-mismatch"),
+        ("legacy_agentspec_version_25_3_0", "unknown-version"),
+        ("llmnode_extra_branch", "branches-mismatch"),
+        ("llmnode_input_not_in_template", "inputs-mismatch"),
+        ("llmnode_missing_prompt_template", "missing-field"),
+        ("managerworkers_without_workers", "cardinality"),
+        ("missing_component_type", "missing-component-type"),
+        ("name_wrong_type_integer", "invalid-type"),
+        ("oci_client_config_wrong_auth_type_literal", "invalid-value"),
+        (
+            "only_referenced_components_loaded_as_component",
+            "missing-component-type",
+        ),
+        (
+            "plugin_component_without_plugin_registered",
+            "plugin-not-registered",
+        ),
+        ("property_empty_title", "property-title"),
+        ("property_invalid_json_schema_type", "property-schema"),
+        ("property_title_with_space", "property-title"),
+        ("referenced_component_missing_body", "unresolved-reference"),
+        (
+            "remote_tool_header_in_both_headers_and_sensitive_headers",
+            "header-in-both",
+        ),
+        ("startnode_inputs_differ_from_outputs", "startnode-io"),
+        ("swarm_declared_as_25_4_1", "version-too-old"),
+        ("swarm_invalid_handoff_value", "invalid-value"),
+        ("swarm_without_relationships", "cardinality"),
+        ("unknown_agentspec_version", "unknown-version"),
+        ("unknown_component_type", "unknown-component-type"),
+    ];
+    let files = fixtures("negative", "json");
+    assert_eq!(
+        files.len(),
+        expected.len() + 1,
+        "every negative file is listed"
+    );
+    for (name, code) in expected {
+        let found = check(&fixture(&format!("negative/{name}.json")));
+        let errors = codes(&found, true);
+        assert!(
+            errors.contains(&code),
+            "{name}: expected {code}, found {errors:?}"
+        );
+        assert!(
+            found.iter().all(|d| d.line > 0
+                && d.column > 0
+                && (d.pointer.is_empty() || d.pointer.starts_with('/'))),
+            "{name}: located"
+        );
+    }
+    let accepted = check(&fixture(
+        "negative/agentspec_version_26_2_0_not_known_to_26_3_1.json",
+    ));
+    assert!(
+        codes(&accepted, true).is_empty(),
+        "26.2.0 is a published version"
+    );
+}
+
+#[test]
+fn every_valid_corpus_document_passes() {
+    let mut checked = 0;
+    for path in fixtures("generated", "json")
+        .into_iter()
+        .chain(fixtures("generated", "yaml"))
+    {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("plugin_")
+            || name.starts_with("disaggregated_")
+            || name.contains(".registry")
+        {
+            continue;
+        }
+        let found = check(&path);
+        let other: Vec<&Diagnostic> = found
+            .iter()
+            .filter(|d| d.code != "missing-secret")
+            .collect();
+        assert!(other.is_empty(), "{name}: {other:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 90);
+}
+
+#[test]
+fn edge_cases_follow_the_decision_table() {
+    let table = [
+        ("data_edge_array_into_string_input", "accept", ""),
+        ("integer_property_with_boolean_default", "accept", ""),
+        ("template_placeholder_input_typed_as_integer", "accept", ""),
+        ("two_data_edges_into_same_input", "accept", ""),
+        ("reference_body_at_lower_level_than_needed", "accept", ""),
+        (
+            "reference_to_id_defined_in_sibling_nested_scope",
+            "accept",
+            "",
+        ),
+        ("llm_generation_config_extra_keys_kept", "accept", ""),
+        ("missing_ids", "accept", ""),
+        (
+            "managerworkers_manager_copy_inlined_as_worker",
+            "error",
+            "duplicate-id",
+        ),
+        (
+            "two_inline_components_with_same_id",
+            "error",
+            "duplicate-id",
+        ),
+        (
+            "from_branch_not_in_node_branches",
+            "error",
+            "unknown-branch",
+        ),
+        (
+            "from_branch_on_single_branch_node",
+            "error",
+            "unknown-branch",
+        ),
+        (
+            "string_property_with_integer_default",
+            "error",
+            "property-default",
+        ),
+        (
+            "nested_agentspec_version_invalid_value",
+            "error",
+            "unknown-version",
+        ),
+        ("unknown_extra_keys_ignored", "error", "unknown-field"),
+        (
+            "min_agentspec_version_key_in_input",
+            "error",
+            "unknown-field",
+        ),
+        (
+            "misplaced_nested_agentspec_version",
+            "warning",
+            "nested-version",
+        ),
+        (
+            "component_ref_with_sibling_keys",
+            "warning",
+            "reference-extra-key",
+        ),
+        (
+            "property_without_title_is_named_property",
+            "warning",
+            "property-without-title",
+        ),
+        ("missing_agentspec_version", "warning", "missing-version"),
+        (
+            "legacy_air_version_field",
+            "warning",
+            "legacy-version-field",
+        ),
+        ("prerelease_version_25_4_0", "warning", "legacy-version"),
+        (
+            "unreachable_node_without_edges",
+            "warning",
+            "unreachable-node",
+        ),
+        ("unused_referenced_component", "warning", "unused-component"),
+    ];
+    for (name, outcome, code) in table {
+        let found = check(&fixture(&format!("edge-cases/{name}.json")));
+        let (errors, warnings) = (codes(&found, true), codes(&found, false));
+        match outcome {
+            "accept" => assert!(
+                errors.is_empty() && warnings.is_empty(),
+                "{name}: {found:?}"
+            ),
+            "error" => assert!(
+                errors.contains(&code),
+                "{name}: expected {code}, found {errors:?}"
+            ),
+            _ => assert!(
+                errors.is_empty() && warnings.contains(&code),
+                "{name}: expected warning {code}, found {found:?}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn rule_violations_are_located_in_json_and_yaml() {
+    let json = std::fs::read_to_string(fixture("negative/llmnode_extra_branch.json")).unwrap();
+    let doc = Document::from_json_str(&json).unwrap();
+    let yaml = doc.to_yaml();
+    for (text, format) in [(json.as_str(), Format::Json), (yaml.as_str(), Format::Yaml)] {
+        let doc = Document::from_str_as(text, format).unwrap();
+        let mut found = doc.validate();
+        locate(&mut found, text, format);
+        let d = found
+            .iter()
+            .find(|d| d.code == "branches-mismatch")
+            .unwrap();
+        let line = text.lines().nth(d.line as usize - 1).unwrap();
+        assert!(
+            line[d.column as usize - 1..].starts_with("\"branches\"")
+                || line[d.column as usize - 1..].starts_with("branches:"),
+            "{format:?}: {line}"
+        );
+        assert!(
+            d.message.contains("LlmNode"),
+            "names the component: {}",
+            d.message
+        );
+    }
+}
