@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agentspec_types::diagnostic::LineIndex;
 use agentspec_types::{
     Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, WriteOptions, locate,
 };
@@ -372,16 +373,20 @@ fn check(
         if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {
             code = 1;
         }
+        let index = LineIndex::new(&loaded.text);
         for d in diagnostics {
-            all.push((path.display().to_string(), d));
+            let shown = excerpt(&index, &d);
+            all.push((path.display().to_string(), d, shown));
         }
     }
     let written = match format {
-        OutputFormat::Human => all
-            .iter()
-            .try_for_each(|(file, d)| writeln!(out, "{}", human(file, d))),
+        OutputFormat::Human => all.iter().try_for_each(|(file, d, excerpt)| {
+            writeln!(out, "{}", human(file, d))?;
+            out.write_all(excerpt.as_bytes())
+        }),
         OutputFormat::Json => {
-            let list: Vec<serde_json::Value> = all.iter().map(|(file, d)| json(file, d)).collect();
+            let list: Vec<serde_json::Value> =
+                all.iter().map(|(file, d, _)| json(file, d)).collect();
             writeln!(out, "{}", serde_json::Value::Array(list))
         }
     };
@@ -389,6 +394,18 @@ fn check(
         return 2;
     }
     code
+}
+
+/// The source line of a diagnostic with a marker under its column, as rustc shows it.
+fn excerpt(index: &LineIndex<'_>, d: &Diagnostic) -> String {
+    if d.line == 0 {
+        return String::new();
+    }
+    let text = index.line_text(d.line).replace('\t', " ");
+    let number = d.line.to_string();
+    let pad = " ".repeat(number.len());
+    let marker = format!("{}^", " ".repeat(d.column.saturating_sub(1) as usize));
+    format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
 }
 
 /// `FILE:LINE:COL: error[CODE]: message (at /pointer)`.

@@ -220,3 +220,14 @@ fn join_then_split_gives_back_the_disaggregated_pair() {
     assert!(String::from_utf8_lossy(&root.stderr).contains("error[invalid-split]"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_shows_the_source_line_with_a_marker() {
+    let path = fixture("negative/llmnode_extra_branch.json");
+    let out = agentspec(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains(":116:7: error[branches-mismatch]: LlmNode `describe weather` (llm_node)"), "{text}");
+    assert_eq!(&lines[1..4], ["    |", "116 |       \"branches\": [", "    |       ^"]);
+}
