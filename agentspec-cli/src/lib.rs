@@ -92,6 +92,18 @@ enum Command {
         #[arg(long)]
         include_secrets: bool,
     },
+    /// Draw the root flow: nodes, control edges (labelled with branches), data edges (dashed),
+    /// nested flows as subgraphs.
+    Graph {
+        /// The document (its root must be a Flow).
+        file: PathBuf,
+        /// Drawing language.
+        #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+        format: GraphFormat,
+        /// A components file supplying components the document references but does not hold.
+        #[arg(long, value_name = "FILE")]
+        components: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -100,6 +112,14 @@ enum OutputFormat {
     Human,
     /// A JSON list of `{file, severity, code, message, pointer, line, column}`.
     Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// A Graphviz digraph.
+    Dot,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -165,6 +185,14 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             &WriteOptions::new().include_secrets(include_secrets),
             err,
         ),
+        Command::Graph {
+            file,
+            format,
+            components,
+        } => match Supplied::load(components.as_ref(), None, err) {
+            Ok(supplied) => graph(&file, format, &supplied, out, err),
+            Err(code) => code,
+        },
         Command::Join {
             main,
             components,
@@ -183,6 +211,43 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             Err(code) => code,
         },
     }
+}
+
+fn graph(
+    file: &PathBuf,
+    format: GraphFormat,
+    supplied: &Supplied,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let (doc, _) = match load(file, supplied, err) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let doc = if supplied.components.is_empty() {
+        doc
+    } else {
+        match doc.join(&supplied.components) {
+            Ok(joined) => joined,
+            Err(e) => return report(file, &e, err),
+        }
+    };
+    let Some(graph) = doc.graph() else {
+        let _ = writeln!(
+            err,
+            "error: {}: the root component is not a Flow",
+            file.display()
+        );
+        return 1;
+    };
+    let drawing = match format {
+        GraphFormat::Mermaid => graph.to_mermaid(),
+        GraphFormat::Dot => graph.to_dot(),
+    };
+    if out.write_all(drawing.as_bytes()).is_err() {
+        return 2;
+    }
+    0
 }
 
 /// Loads a document, reporting its problems (exit code on failure).

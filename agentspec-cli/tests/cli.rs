@@ -228,6 +228,28 @@ fn check_shows_the_source_line_with_a_marker() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].contains(":116:7: error[branches-mismatch]: LlmNode `describe weather` (llm_node)"), "{text}");
-    assert_eq!(&lines[1..4], ["    |", "116 |       \"branches\": [", "    |       ^"]);
+    assert!(
+        lines[0]
+            .contains(":116:7: error[branches-mismatch]: LlmNode `describe weather` (llm_node)"),
+        "{text}"
+    );
+    assert_eq!(
+        &lines[1..4],
+        ["    |", "116 |       \"branches\": [", "    |       ^"]
+    );
+}
+
+#[test]
+fn graph_draws_the_root_flow() {
+    let flow = fixture("generated/flow_branching.json");
+    let out = agentspec(&["graph", flow.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("flowchart TD\n"));
+    let dot = agentspec(&["graph", flow.to_str().unwrap(), "--format", "dot"]);
+    assert!(stdout(&dot).starts_with("digraph flow {"));
+    let agent = fixture("generated/agent_simple_server_tool.json");
+    assert_eq!(
+        agentspec(&["graph", agent.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
 }

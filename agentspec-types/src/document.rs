@@ -264,6 +264,14 @@ impl<C: ComponentSet + Send> Document<C> {
         crate::validate::validate(&value, self.version, &since)
     }
 
+    /// The graph of the root flow (`None` when the root is not a Flow), nested flows included.
+    pub fn graph(&self) -> Option<crate::graph::FlowGraph>
+    where
+        C: Sync,
+    {
+        crate::graph::FlowGraph::from_value(&self.to_value())
+    }
+
     /// The document with its references resolved (the document loaded, so every reference
     /// names an entry of its `$referenced_components` maps).
     pub fn resolve(&self) -> crate::resolve::Resolved<'_>

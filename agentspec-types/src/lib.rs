@@ -32,6 +32,7 @@ pub mod codec;
 pub mod components;
 pub mod diagnostic;
 pub mod document;
+pub mod graph;
 pub mod json;
 mod layout;
 mod primitives;

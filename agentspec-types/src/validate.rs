@@ -755,6 +755,29 @@ fn unreachable(
             }
         }
     }
+    // Nodes from which an EndNode can be reached, walking the edges backwards.
+    let mut can_end: HashSet<String> = nodes
+        .iter()
+        .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
+        .map(|(n, _)| str_of(n, "id").to_owned())
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (from, tos) in &next {
+            if !can_end.contains(from) && tos.iter().any(|t| can_end.contains(t)) {
+                can_end.insert(from.clone());
+                changed = true;
+            }
+        }
+    }
+    for (i, (node, _)) in nodes.iter().enumerate() {
+        let id = str_of(node, "id");
+        if reached.contains(id) && !can_end.contains(id) && !can_end.is_empty() {
+            let at = token(&token(pointer, "nodes"), &i.to_string());
+            report.warning("no-path-to-end", body, at, format!("no EndNode can be reached from the node `{id}` (a dead end, or a cycle with no way out)"));
+        }
+    }
     for (i, (node, _)) in nodes.iter().enumerate() {
         let id = str_of(node, "id");
         if !start.is_empty() && !reached.contains(id) {
