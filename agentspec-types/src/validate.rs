@@ -201,9 +201,13 @@ pub(crate) fn validate(
         }
         match ty {
             "Flow" => flow(&mut report, &index, body, pointer),
-            _ => node(&mut report, body, pointer),
+            _ => {
+                node(&mut report, body, pointer);
+                inferred_io(&mut report, &index, body, pointer);
+            }
         }
         values(&mut report, body, pointer);
+        retry_policies(&mut report, body, pointer);
     }
     report.diagnostics
 }
@@ -447,10 +451,175 @@ fn node(report: &mut Report, body: &Map<String, Value>, pointer: &str) {
     }
 }
 
+/// The titles of `key` (inputs or outputs) of the component at `position`, resolved.
+fn titles_of(
+    index: &Index<'_>,
+    body: &Map<String, Value>,
+    field: &str,
+    key: &str,
+) -> Option<BTreeSet<String>> {
+    let target = body.get(field).and_then(|v| index.resolve(v, ""))?.0;
+    Some(titles(target, key).into_iter().collect())
+}
+
+/// Placeholders in every string of a value (keys of objects included).
+fn placeholders_in(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::String(s) => out.extend(placeholders(s)),
+        Value::Array(items) => items.iter().for_each(|v| placeholders_in(v, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            out.extend(placeholders(k));
+            placeholders_in(v, out);
+        }),
+        _ => {}
+    }
+}
+
+/// Inputs and outputs the node's type infers (titles, compared as sets with what is
+/// written); branches of nodes that run a flow.
+fn inferred_io(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>, pointer: &str) {
+    let ty = str_of(body, "component_type");
+    let subflow_titles = |key: &str| titles_of(index, body, "subflow", key);
+    let (inputs, outputs): (Option<BTreeSet<String>>, Option<BTreeSet<String>>) = match ty {
+        "ToolNode" => (
+            titles_of(index, body, "tool", "inputs"),
+            titles_of(index, body, "tool", "outputs"),
+        ),
+        "AgentNode" => (
+            titles_of(index, body, "agent", "inputs"),
+            titles_of(index, body, "agent", "outputs"),
+        ),
+        "FlowNode" => (subflow_titles("inputs"), subflow_titles("outputs")),
+        "MapNode" | "ParallelMapNode" => {
+            let inputs = subflow_titles("inputs")
+                .map(|t| t.into_iter().map(|x| format!("iterated_{x}")).collect());
+            let outputs = body
+                .get("reducers")
+                .and_then(Value::as_object)
+                .map(|r| r.keys().map(|x| format!("collected_{x}")).collect());
+            (inputs, outputs)
+        }
+        "CatchExceptionNode" => {
+            let outputs = subflow_titles("outputs").map(|mut t| {
+                t.insert("caught_exception_info".into());
+                t
+            });
+            (subflow_titles("inputs"), outputs)
+        }
+        "ApiNode" | "RemoteTool" => {
+            let mut found = BTreeSet::new();
+            for key in [
+                "url",
+                "http_method",
+                "api_spec_uri",
+                "data",
+                "query_params",
+                "headers",
+            ] {
+                if let Some(v) = body.get(key) {
+                    placeholders_in(v, &mut found);
+                }
+            }
+            (Some(found), None)
+        }
+        "AgentSpecializationParameters" => (
+            body.get("additional_instructions")
+                .and_then(Value::as_str)
+                .map(placeholders),
+            None,
+        ),
+        "EndNode" => {
+            let (i, o) = (titles(body, "inputs"), titles(body, "outputs"));
+            if body.get("inputs").is_some_and(Value::is_array)
+                && body.get("outputs").is_some_and(Value::is_array)
+                && i != o
+            {
+                report.error(
+                    "endnode-io",
+                    body,
+                    token(pointer, "outputs"),
+                    format!("an EndNode's outputs are its inputs {i:?}, found {o:?}"),
+                );
+            }
+            (None, None)
+        }
+        _ => (None, None),
+    };
+    for (key, expected) in [("inputs", inputs), ("outputs", outputs)] {
+        let Some(expected) = expected else { continue };
+        if !body.get(key).is_some_and(Value::is_array) {
+            continue;
+        }
+        let written: BTreeSet<String> = titles(body, key).into_iter().collect();
+        if written != expected {
+            let code = if key == "inputs" {
+                "inputs-mismatch"
+            } else {
+                "outputs-mismatch"
+            };
+            report.error(
+                code,
+                body,
+                token(pointer, key),
+                format!("the {key} of a {ty} are {expected:?}, found {written:?}"),
+            );
+        }
+    }
+    if matches!(ty, "FlowNode" | "CatchExceptionNode")
+        && let Some((subflow, _)) = body.get("subflow").and_then(|v| index.resolve(v, ""))
+    {
+        let mut expected: BTreeSet<String> = BTreeSet::new();
+        for n in subflow
+            .get("nodes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|n| index.resolve(n, ""))
+        {
+            if str_of(n.0, "component_type") == "EndNode" {
+                expected.insert(
+                    n.0.get("branch_name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("next")
+                        .to_owned(),
+                );
+            }
+        }
+        if ty == "CatchExceptionNode" {
+            expected.insert("caught_exception_branch".into());
+        }
+        let written: BTreeSet<String> = branches(body).into_iter().collect();
+        if !written.is_empty() && written != expected {
+            report.error("branches-mismatch", body, token(pointer, "branches"), format!("a {ty} has the branches of its subflow's EndNodes {expected:?}, found {written:?}"));
+        }
+    }
+}
+
 /// Component values: thresholds, headers, datastore schemas, cardinalities.
 fn values(report: &mut Report, body: &Map<String, Value>, pointer: &str) {
     match str_of(body, "component_type") {
+        "ManagerWorkers" if manager_is_worker(body) => {
+            report.error(
+                "cardinality",
+                body,
+                token(pointer, "workers"),
+                "the group manager cannot also be one of the workers",
+            );
+        }
         "ConversationSummarizationTransform" => {
+            let number = |k: &str| body.get(k).and_then(Value::as_f64);
+            if let (Some(max), Some(min)) = (number("max_num_messages"), number("min_num_messages"))
+                && max <= min
+            {
+                report.error(
+                    "summarization-threshold",
+                    body,
+                    token(pointer, "max_num_messages"),
+                    format!(
+                        "`max_num_messages` ({max}) must be greater than `min_num_messages` ({min})"
+                    ),
+                );
+            }
             let both = ["max_num_messages", "max_num_characters"]
                 .iter()
                 .filter(|k| body.get(**k).is_some_and(|v| !v.is_null()))
@@ -530,6 +699,45 @@ fn values(report: &mut Report, body: &Map<String, Value>, pointer: &str) {
             );
         }
         _ => {}
+    }
+}
+
+/// Whether the manager of a ManagerWorkers is also listed as a worker (the same reference, or
+/// the same inline component).
+fn manager_is_worker(body: &Map<String, Value>) -> bool {
+    let key = |v: &Value| {
+        v.get("$component_ref")
+            .or_else(|| v.get("id"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let manager = body.get("group_manager").and_then(key);
+    manager.is_some()
+        && body
+            .get("workers")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|w| key(w) == manager)
+}
+
+/// The retry policies of a component (any field holding one), checked for ordered delays.
+fn retry_policies(report: &mut Report, body: &Map<String, Value>, pointer: &str) {
+    if let Some(policy) = body.get("retry_policy").and_then(Value::as_object) {
+        let number = |k: &str| policy.get(k).and_then(Value::as_f64);
+        if let (Some(max), Some(initial)) =
+            (number("max_retry_delay"), number("initial_retry_delay"))
+            && max < initial
+        {
+            report.error(
+                "retry-policy",
+                body,
+                token(&token(pointer, "retry_policy"), "max_retry_delay"),
+                format!(
+                    "`max_retry_delay` ({max}) cannot be below `initial_retry_delay` ({initial})"
+                ),
+            );
+        }
     }
 }
 

@@ -1,0 +1,102 @@
+//! One minimal document per validation rule that the corpus does not cover.
+
+use agentspec_types::{Document, Format, locate};
+
+/// The (code, pointer, line) of every error `validate` finds in a YAML document.
+fn errors(yaml: &str) -> Vec<(&'static str, String, u32)> {
+    let doc = Document::from_yaml_str(yaml).unwrap_or_else(|e| panic!("{e}"));
+    let mut found = doc.validate();
+    locate(&mut found, yaml, Format::Yaml);
+    found
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, d.pointer, d.line))
+        .collect()
+}
+
+const TOOL: &str = "{component_type: ServerTool, id: t, name: t, inputs: [{title: city, type: string}], outputs: [{title: forecast, type: string}]}";
+
+#[test]
+fn a_tool_node_has_its_tools_inputs_and_outputs() {
+    let ok = format!(
+        "component_type: ToolNode\nid: n\nname: n\ntool: {TOOL}\ninputs: [{{title: city, type: string}}]\noutputs: [{{title: forecast, type: string}}]\nagentspec_version: 25.4.1\n"
+    );
+    assert!(errors(&ok).is_empty());
+    let bad = ok.replace(
+        "inputs: [{title: city, type: string}]\noutputs",
+        "inputs: [{title: town, type: string}]\noutputs",
+    );
+    assert_eq!(errors(&bad), [("inputs-mismatch", "/inputs".to_owned(), 5)]);
+}
+
+#[test]
+fn an_api_node_takes_its_inputs_from_placeholders() {
+    let doc = "component_type: ApiNode\nid: a\nname: a\nurl: \"https://x/{{ city }}\"\nhttp_method: GET\n\
+        data: {\"{{ key }}\": \"{{ value }}\"}\ninputs: [{title: city, type: string}, {title: key, type: string}]\nagentspec_version: 25.4.1\n";
+    let found = errors(doc);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].0, found[0].2), ("inputs-mismatch", 7));
+}
+
+#[test]
+fn an_end_node_outputs_its_inputs() {
+    let doc = "component_type: EndNode\nid: e\nname: e\ninputs: [{title: a, type: string}]\noutputs: [{title: b, type: string}]\nagentspec_version: 25.4.1\n";
+    assert_eq!(errors(doc), [("endnode-io", "/outputs".to_owned(), 5)]);
+}
+
+#[test]
+fn a_flow_node_has_the_branches_of_its_subflows_end_nodes() {
+    let doc = "component_type: FlowNode\nid: fn\nname: fn\nbranches: [next, extra]\nsubflow:\n  component_type: Flow\n  id: f\n  name: f\n  \
+        start_node: {$component_ref: s}\n  nodes: [{$component_ref: s}, {$component_ref: e}]\n  control_flow_connections:\n  \
+        - {component_type: ControlFlowEdge, name: c, from_node: {$component_ref: s}, to_node: {$component_ref: e}}\n  \
+        $referenced_components:\n    s: {component_type: StartNode, id: s, name: s}\n    e: {component_type: EndNode, id: e, name: e}\n\
+        agentspec_version: 25.4.1\n";
+    assert_eq!(
+        errors(doc),
+        [("branches-mismatch", "/branches".to_owned(), 4)]
+    );
+}
+
+#[test]
+fn a_map_node_iterates_its_subflows_inputs() {
+    let doc = "component_type: MapNode\nid: m\nname: m\ninputs: [{title: city, type: string}]\nsubflow:\n  component_type: Flow\n  id: f\n  name: f\n  \
+        inputs: [{title: city, type: string}]\n  start_node: {$component_ref: s}\n  nodes: [{$component_ref: s}, {$component_ref: e}]\n  \
+        control_flow_connections:\n  - {component_type: ControlFlowEdge, name: c, from_node: {$component_ref: s}, to_node: {$component_ref: e}}\n  \
+        $referenced_components:\n    s: {component_type: StartNode, id: s, name: s, inputs: [{title: city, type: string}], outputs: [{title: city, type: string}]}\n    \
+        e: {component_type: EndNode, id: e, name: e}\nagentspec_version: 25.4.1\n";
+    let found = errors(doc);
+    assert_eq!(found, [("inputs-mismatch", "/inputs".to_owned(), 4)]);
+    assert!(
+        Document::from_yaml_str(doc).unwrap().validate()[0]
+            .message
+            .contains("iterated_city")
+    );
+}
+
+#[test]
+fn retry_delays_are_ordered_and_summarization_thresholds_consistent() {
+    let retry = "component_type: RemoteTool\nid: r\nname: r\nurl: https://x\nhttp_method: GET\n\
+        retry_policy: {max_attempts: 2, initial_retry_delay: 4.0, max_retry_delay: 1.0}\nagentspec_version: 26.1.2\n";
+    assert_eq!(
+        errors(retry),
+        [(
+            "retry-policy",
+            "/retry_policy/max_retry_delay".to_owned(),
+            6
+        )]
+    );
+    let summary = "component_type: ConversationSummarizationTransform\nid: c\nname: c\nllm: {component_type: VllmConfig, id: l, name: l, url: u, model_id: m}\n\
+        max_num_messages: 5\nmin_num_messages: 10\nagentspec_version: 26.1.2\n";
+    assert_eq!(
+        errors(summary),
+        [("summarization-threshold", "/max_num_messages".to_owned(), 5)]
+    );
+}
+
+#[test]
+fn the_manager_is_not_also_a_worker() {
+    let doc = "component_type: ManagerWorkers\nid: mw\nname: mw\ngroup_manager: {$component_ref: boss}\nworkers: [{$component_ref: boss}]\n\
+        $referenced_components:\n  boss: {component_type: Agent, id: boss, name: boss, system_prompt: hi,\n         llm_config: {component_type: VllmConfig, id: l, name: l, url: u, model_id: m}}\n\
+        agentspec_version: 25.4.2\n";
+    assert_eq!(errors(doc), [("cardinality", "/workers".to_owned(), 5)]);
+}
