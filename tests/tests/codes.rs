@@ -1,0 +1,97 @@
+//! The table of diagnostic codes in the README is complete and true: every code in it is
+//! produced by its example document, and every code the test documents produce is in it.
+
+use std::collections::BTreeSet;
+
+use agentspec_tests::{fixture, fixtures};
+use agentspec_types::{Diagnostic, Document, Format, locate};
+
+/// Load, then validate: every diagnostic of a file.
+fn diagnostics(path: &std::path::Path) -> Vec<Diagnostic> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let format = Format::from_path(path).unwrap();
+    match Document::from_str_as(&text, format) {
+        Ok(doc) => {
+            let mut found = doc.validate();
+            locate(&mut found, &text, format);
+            doc.warnings().iter().cloned().chain(found).collect()
+        }
+        Err(e) => e.diagnostics,
+    }
+}
+
+/// (code, example file) of every row of the README's table.
+fn table() -> Vec<(String, Option<String>)> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme.find("<!-- codes:").expect("the code table");
+    let end = readme
+        .find("<!-- /codes -->")
+        .expect("the end of the code table");
+    readme[start..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let code = cells[0]
+                .trim_start_matches("| ")
+                .trim_matches('`')
+                .to_owned();
+            let example = cells
+                .last()
+                .and_then(|c| c.trim_end_matches(" |").strip_prefix('`'))
+                .map(|c| c.trim_end_matches('`').to_owned());
+            (code, example)
+        })
+        .collect()
+}
+
+#[test]
+fn every_code_in_the_table_is_produced_by_its_example() {
+    let rows = table();
+    assert_eq!(rows.len(), 56);
+    for (code, example) in &rows {
+        match example {
+            Some(file) => {
+                let found = diagnostics(&fixture(file));
+                assert!(
+                    found.iter().any(|d| &d.code == code),
+                    "{file} does not produce {code}: {found:?}"
+                );
+            }
+            None if code == "io-error" => {
+                let err = Document::from_path("/no/such/file.json").unwrap_err();
+                assert_eq!(err.diagnostics[0].code, "io-error");
+            }
+            None if code == "invalid-split" => {
+                let doc = Document::from_path(fixture("generated/agent_simple_server_tool.json"))
+                    .unwrap();
+                assert_eq!(
+                    doc.split(&[("nope", None)]).unwrap_err().diagnostics[0].code,
+                    "invalid-split"
+                );
+            }
+            None => panic!("{code} has no example"),
+        }
+    }
+}
+
+#[test]
+fn every_code_the_test_documents_produce_is_in_the_table() {
+    let listed: BTreeSet<String> = table().into_iter().map(|(code, _)| code).collect();
+    let mut produced = BTreeSet::new();
+    for folder in ["generated", "negative", "edge-cases", "codes"] {
+        for path in fixtures(folder, "json")
+            .into_iter()
+            .chain(fixtures(folder, "yaml"))
+        {
+            produced.extend(diagnostics(&path).into_iter().map(|d| d.code.to_owned()));
+        }
+    }
+    let unlisted: Vec<&String> = produced.difference(&listed).collect();
+    assert!(
+        unlisted.is_empty(),
+        "codes missing from the README table: {unlisted:?}"
+    );
+    assert!(produced.len() >= 50, "{}", produced.len());
+}
