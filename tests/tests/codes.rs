@@ -55,7 +55,7 @@ fn every_code_in_the_table_is_produced_by_its_example() {
             Some(file) => {
                 let found = diagnostics(&fixture(file));
                 assert!(
-                    found.iter().any(|d| &d.code == code),
+                    found.iter().any(|d| d.code == code),
                     "{file} does not produce {code}: {found:?}"
                 );
             }
