@@ -246,10 +246,67 @@ fn properties(report: &mut Report, body: &Map<String, Value>, pointer: &str, lis
     }
 }
 
+/// The structure JSON Schema gives its keywords: what each must hold.
+fn keyword_problem(key: &str, value: &Value) -> Option<&'static str> {
+    let schema = |v: &Value| v.is_object() || v.is_boolean();
+    let non_negative = |v: &Value| v.as_u64().is_some();
+    let ok = match key {
+        "items" | "not" | "contains" | "if" | "then" | "else" => schema(value),
+        "properties" | "patternProperties" | "$defs" | "definitions" => {
+            value.as_object().is_some_and(|m| m.values().all(schema))
+        }
+        "additionalProperties" | "unevaluatedProperties" => schema(value),
+        "anyOf" | "oneOf" | "allOf" | "prefixItems" => value
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(schema)),
+        "required" => value
+            .as_array()
+            .is_some_and(|a| a.iter().all(Value::is_string)),
+        "enum" => value.is_array(),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            value.is_number()
+        }
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
+            non_negative(value)
+        }
+        "title" | "description" | "pattern" | "format" | "$ref" => value.is_string(),
+        _ => true,
+    };
+    (!ok).then_some(match key {
+        "items"
+        | "not"
+        | "contains"
+        | "if"
+        | "then"
+        | "else"
+        | "additionalProperties"
+        | "unevaluatedProperties" => "a schema (object or boolean)",
+        "properties" | "patternProperties" | "$defs" | "definitions" => "an object of schemas",
+        "anyOf" | "oneOf" | "allOf" | "prefixItems" => "a non-empty array of schemas",
+        "required" => "an array of strings",
+        "enum" => "an array",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            "a number"
+        }
+        "title" | "description" | "pattern" | "format" | "$ref" => "a string",
+        _ => "a non-negative integer",
+    })
+}
+
 fn schema_rules(report: &mut Report, body: &Map<String, Value>, schema: &Value, at: &str) {
     let mut stack = vec![(schema, at.to_owned())];
     while let Some((s, p)) = stack.pop() {
         let Some(map) = s.as_object() else { continue };
+        for (key, value) in map {
+            if let Some(expected) = keyword_problem(key, value) {
+                report.error(
+                    "property-schema",
+                    body,
+                    token(&p, key),
+                    format!("`{key}` must be {expected} in a JSON Schema"),
+                );
+            }
+        }
         if let Some(title) = map.get("title") {
             match title.as_str() {
                 Some("") => report.error("property-title", body, token(&p, "title"), "a property title cannot be empty"),
@@ -528,6 +585,41 @@ fn inferred_io(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>
                 .map(placeholders),
             None,
         ),
+        "ParallelFlowNode" => {
+            let subflows: Vec<&Map<String, Value>> = body
+                .get("subflows")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|f| index.resolve(f, ""))
+                .map(|(f, _)| f)
+                .collect();
+            let inputs = subflows.iter().flat_map(|f| titles(f, "inputs")).collect();
+            let mut outputs = BTreeSet::new();
+            for title in subflows.iter().flat_map(|f| titles(f, "outputs")) {
+                if !outputs.insert(title.clone()) {
+                    report.error(
+                        "outputs-mismatch",
+                        body,
+                        token(pointer, "subflows"),
+                        format!("two subflows have the output `{title}`"),
+                    );
+                }
+            }
+            (Some(inputs), Some(outputs))
+        }
+        "SpecializedAgent" => {
+            let agent = titles_of(index, body, "agent", "inputs");
+            let extra = titles_of(index, body, "agent_specialization_parameters", "inputs")
+                .unwrap_or_default();
+            let outputs = titles_of(index, body, "agent", "outputs");
+            let extra_out = titles_of(index, body, "agent_specialization_parameters", "outputs")
+                .unwrap_or_default();
+            (
+                agent.map(|a| a.union(&extra).cloned().collect()),
+                outputs.map(|o| o.union(&extra_out).cloned().collect()),
+            )
+        }
         "EndNode" => {
             let (i, o) = (titles(body, "inputs"), titles(body, "outputs"));
             if body.get("inputs").is_some_and(Value::is_array)
@@ -563,6 +655,43 @@ fn inferred_io(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>
                 token(pointer, key),
                 format!("the {key} of a {ty} are {expected:?}, found {written:?}"),
             );
+        }
+    }
+    // A declared input may be more specific than the one it stands for: it must convert to it.
+    let target = match ty {
+        "ToolNode" => body.get("tool"),
+        "AgentNode" => body.get("agent"),
+        "FlowNode" => body.get("subflow"),
+        _ => None,
+    };
+    if let Some((target, _)) = target.and_then(|t| index.resolve(t, "")) {
+        for (i, declared) in body
+            .get("inputs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let title = declared
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or("property");
+            if let Some(inferred) = property(target, "inputs", title)
+                && !castable(declared, inferred)
+            {
+                let message = format!(
+                    "the input `{title}` ({}) does not convert to the {} it feeds ({})",
+                    type_name(declared),
+                    str_of(target, "component_type"),
+                    type_name(inferred)
+                );
+                report.error(
+                    "inputs-mismatch",
+                    body,
+                    token(&token(pointer, "inputs"), &i.to_string()),
+                    message,
+                );
+            }
         }
     }
     if matches!(ty, "FlowNode" | "CatchExceptionNode")
@@ -839,7 +968,11 @@ fn flow(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>, point
             edge.get("from_branch").and_then(Value::as_str),
             by_id.get(&from),
         ) {
-            let known = branches(source);
+            let known = match branches(source) {
+                // Branches left out are the node type's own.
+                b if b.is_empty() => inferred_branches(source).unwrap_or_default(),
+                b => b,
+            };
             if !known.iter().any(|b| b == branch) {
                 report.error(
                     "unknown-branch",
@@ -879,6 +1012,8 @@ fn flow(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>, point
         }
     }
     unreachable(report, index, body, pointer, &nodes, &start_id);
+    end_outputs_agree(report, body, pointer, &nodes);
+    inputs_fed(report, index, body, &nodes);
     data_edges(report, index, body, pointer, &ids);
     if let Some((start, _)) = &start
         && body.get("inputs").is_some_and(Value::is_array)
@@ -920,6 +1055,116 @@ fn flow(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>, point
                     body,
                     token(&token(pointer, "outputs"), &i.to_string()),
                     message,
+                );
+            }
+        }
+    }
+}
+
+/// EndNode outputs with one title have one type.
+fn end_outputs_agree(
+    report: &mut Report,
+    body: &Map<String, Value>,
+    pointer: &str,
+    nodes: &[(&Map<String, Value>, String)],
+) {
+    let shape = |v: &Value| {
+        v.as_object().map(|m| {
+            m.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "title" | "description" | "default"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect::<Map<_, _>>()
+        })
+    };
+    let mut first: HashMap<String, (Option<Map<String, Value>>, String)> = HashMap::new();
+    for (node, _) in nodes
+        .iter()
+        .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
+    {
+        for output in node
+            .get("outputs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let title = output
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or("property")
+                .to_owned();
+            let this = shape(output);
+            match first.get(&title) {
+                Some((other, other_end)) if *other != this => {
+                    let message = format!(
+                        "the EndNodes `{other_end}` and `{}` give the output `{title}` different types",
+                        str_of(node, "id")
+                    );
+                    report.error("flow-outputs", body, token(pointer, "nodes"), message);
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(title, (this, str_of(node, "id").to_owned()));
+                }
+            }
+        }
+    }
+}
+
+/// Warns about inputs without default that no data edge feeds, when the flow has data edges;
+/// an input named like one of the flow's inputs counts as provided by it.
+fn inputs_fed(
+    report: &mut Report,
+    index: &Index<'_>,
+    body: &Map<String, Value>,
+    nodes: &[(&Map<String, Value>, String)],
+) {
+    let Some(edges) = body
+        .get("data_flow_connections")
+        .and_then(Value::as_array)
+        .filter(|e| !e.is_empty())
+    else {
+        return;
+    };
+    let mut fed = HashSet::new();
+    for e in edges {
+        let Some((edge, _)) = index.resolve(e, "") else {
+            continue;
+        };
+        let to = edge
+            .get("destination_node")
+            .and_then(|n| index.resolve(n, ""))
+            .map(|(n, _)| str_of(n, "id").to_owned());
+        fed.insert((
+            to.unwrap_or_default(),
+            str_of(edge, "destination_input").to_owned(),
+        ));
+    }
+    let flow_inputs: HashSet<String> = titles(body, "inputs").into_iter().collect();
+    for (node, node_pointer) in nodes {
+        if str_of(node, "component_type") == "StartNode" {
+            continue;
+        }
+        for (i, input) in node
+            .get("inputs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let title = input
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or("property");
+            if input.get("default").is_none()
+                && !flow_inputs.contains(title)
+                && !fed.contains(&(str_of(node, "id").to_owned(), title.to_owned()))
+            {
+                let at = token(&token(node_pointer, "inputs"), &i.to_string());
+                report.warning(
+                    "input-not-fed",
+                    node,
+                    at,
+                    format!("no data edge feeds the input `{title}`, which has no default"),
                 );
             }
         }

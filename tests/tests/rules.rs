@@ -100,3 +100,86 @@ fn the_manager_is_not_also_a_worker() {
         agentspec_version: 25.4.2\n";
     assert_eq!(errors(doc), [("cardinality", "/workers".to_owned(), 5)]);
 }
+
+#[test]
+fn property_schemas_have_the_structure_of_json_schema() {
+    let doc = "component_type: ServerTool\nid: t\nname: t\ninputs: [{title: list, type: array, items: 3, minItems: -1}]\nagentspec_version: 25.4.1\n";
+    let found = errors(doc);
+    let pointers: Vec<&str> = found.iter().map(|(_, p, _)| p.as_str()).collect();
+    assert!(
+        found
+            .iter()
+            .all(|(c, _, l)| *c == "property-schema" && *l == 4),
+        "{found:?}"
+    );
+    assert!(
+        pointers.contains(&"/inputs/0/items") && pointers.contains(&"/inputs/0/minItems"),
+        "{pointers:?}"
+    );
+}
+
+#[test]
+fn end_nodes_agree_on_the_type_of_an_output() {
+    let doc = "component_type: Flow\nid: f\nname: f\nstart_node: {$component_ref: s}\n\
+        nodes: [{$component_ref: s}, {$component_ref: b}, {$component_ref: e1}, {$component_ref: e2}]\n\
+        control_flow_connections:\n- {component_type: ControlFlowEdge, name: c0, from_node: {$component_ref: s}, to_node: {$component_ref: b}}\n\
+        - {component_type: ControlFlowEdge, name: c1, from_node: {$component_ref: b}, from_branch: x, to_node: {$component_ref: e1}}\n\
+        - {component_type: ControlFlowEdge, name: c2, from_node: {$component_ref: b}, from_branch: default, to_node: {$component_ref: e2}}\n\
+        $referenced_components:\n  s: {component_type: StartNode, id: s, name: s, inputs: [{title: k, type: string}], outputs: [{title: k, type: string}]}\n  \
+        b: {component_type: BranchingNode, id: b, name: b, mapping: {a: x}, inputs: [{title: k, type: string}]}\n  \
+        e1: {component_type: EndNode, id: e1, name: e1, outputs: [{title: r, type: string}]}\n  \
+        e2: {component_type: EndNode, id: e2, name: e2, outputs: [{title: r, type: integer}]}\n\
+        inputs: [{title: k, type: string}]\nagentspec_version: 25.4.1\n";
+    let found = errors(doc);
+    assert_eq!(
+        found.iter().map(|(c, ..)| *c).collect::<Vec<_>>(),
+        ["flow-outputs"],
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_declared_input_converts_to_what_it_feeds() {
+    let tool =
+        "{component_type: ServerTool, id: t, name: t, inputs: [{title: days, type: integer}]}";
+    let doc = format!(
+        "component_type: ToolNode\nid: n\nname: n\ntool: {tool}\ninputs: [{{title: days, type: string}}]\nagentspec_version: 25.4.1\n"
+    );
+    assert_eq!(
+        errors(&doc),
+        [("inputs-mismatch", "/inputs/0".to_owned(), 5)]
+    );
+    let narrower = doc.replace("type: string}]", "type: boolean}]");
+    assert!(
+        errors(&narrower).is_empty(),
+        "a boolean converts to the tool's integer input"
+    );
+}
+
+#[test]
+fn parallel_flows_and_specialized_agents_infer_their_inputs() {
+    let flow = |id: &str, input: &str, output: &str| {
+        format!(
+            "{{component_type: Flow, id: {id}, name: {id}, inputs: [{{title: {input}, type: string}}], outputs: [{{title: {output}, type: string}}], \
+             start_node: {{component_type: StartNode, id: {id}s, name: s, inputs: [{{title: {input}, type: string}}], outputs: [{{title: {input}, type: string}}]}}, \
+             nodes: [], control_flow_connections: []}}"
+        )
+    };
+    let doc = format!(
+        "component_type: ParallelFlowNode\nid: p\nname: p\nsubflows: [{}, {}]\ninputs: [{{title: a, type: string}}]\nagentspec_version: 25.4.2\n",
+        flow("f1", "a", "x"),
+        flow("f2", "b", "x")
+    );
+    let doc = Document::from_yaml_str(&doc).unwrap();
+    let codes: Vec<&str> = doc
+        .validate()
+        .iter()
+        .filter(|d| d.is_error() && d.pointer.starts_with("/inputs") || d.pointer == "/subflows")
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(
+        codes,
+        ["outputs-mismatch", "inputs-mismatch"],
+        "duplicate output `x`; inputs are a and b"
+    );
+}
