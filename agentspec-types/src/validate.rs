@@ -208,6 +208,7 @@ pub(crate) fn validate(
         }
         values(&mut report, body, pointer);
         retry_policies(&mut report, body, pointer);
+        section_seven(&mut report, &index, body, pointer);
     }
     report.diagnostics
 }
@@ -826,6 +827,131 @@ fn values(report: &mut Report, body: &Map<String, Value>, pointer: &str) {
                 token(pointer, "relationships"),
                 "a Swarm needs at least one relationship",
             );
+        }
+        _ => {}
+    }
+}
+
+/// The cache entity a summarization transform needs in its datastore.
+fn cache_entity(transform: &str) -> Vec<(&'static str, &'static str)> {
+    let mut entity = vec![
+        ("cache_key", "string"),
+        ("cache_content", "string"),
+        ("created_at", "number"),
+        ("last_used_at", "number"),
+    ];
+    if transform == "ConversationSummarizationTransform" {
+        entity.push(("prefix_size", "integer"));
+    }
+    entity
+}
+
+/// The rest of the reference semantics' section 7: transforms, CatchExceptionNode,
+/// ParallelFlowNode.
+fn section_seven(report: &mut Report, index: &Index<'_>, body: &Map<String, Value>, pointer: &str) {
+    let ty = str_of(body, "component_type");
+    match ty {
+        "MessageSummarizationTransform" | "ConversationSummarizationTransform" => {
+            for key in ["max_message_size", "max_cache_size", "max_cache_lifetime"] {
+                if let Some(n) = body.get(key).and_then(Value::as_f64)
+                    && n <= 0.0
+                {
+                    report.error(
+                        "transform-value",
+                        body,
+                        token(pointer, key),
+                        format!("`{key}` must be greater than 0, found {n}"),
+                    );
+                }
+            }
+            let collection = body.get("cache_collection_name").and_then(Value::as_str);
+            let datastore = body.get("datastore").and_then(|d| index.resolve(d, ""));
+            if let (Some(collection), Some((datastore, _))) = (collection, datastore) {
+                let entity = datastore
+                    .get("datastore_schema")
+                    .and_then(|s| s.get(collection));
+                let at = token(pointer, "datastore");
+                match entity {
+                    None => report.error("transform-datastore", body, at, format!("the datastore has no collection `{collection}` for the transform's cache")),
+                    Some(entity) => {
+                        for (property, expected) in cache_entity(ty) {
+                            let found = entity.get("properties").and_then(|p| p.get(property));
+                            let expected_schema = serde_json::json!({ "type": expected });
+                            if !found.is_some_and(|f| castable(&expected_schema, f)) {
+                                let message = format!("the collection `{collection}` needs a property `{property}` of type {expected}");
+                                report.error("transform-datastore", body, at.clone(), message);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        "CatchExceptionNode" => {
+            for (i, output) in body
+                .get("outputs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                if output.get("default").is_none() {
+                    let title = output
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .unwrap_or("property");
+                    report.error("catch-exception", body, token(&token(pointer, "outputs"), &i.to_string()), format!("the output `{title}` needs a default (it has none when the subflow fails)"));
+                }
+            }
+            if let Some((subflow, _)) = body.get("subflow").and_then(|s| index.resolve(s, "")) {
+                let nodes = subflow
+                    .get("nodes")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|n| index.resolve(n, ""));
+                let reserved_branch = nodes
+                    .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
+                    .any(|(n, _)| str_of(n, "branch_name") == "caught_exception_branch");
+                let reserved_output = titles(subflow, "outputs")
+                    .iter()
+                    .any(|t| t == "caught_exception_info");
+                if reserved_branch || reserved_output {
+                    report.error("catch-exception", body, token(pointer, "subflow"), "the subflow may not use the branch `caught_exception_branch` nor the output `caught_exception_info`");
+                }
+            }
+        }
+        "ParallelFlowNode" => {
+            let mut seen: HashMap<String, Value> = HashMap::new();
+            for (flow, _) in body
+                .get("subflows")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|f| index.resolve(f, ""))
+            {
+                for input in flow
+                    .get("inputs")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let title = input
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .unwrap_or("property")
+                        .to_owned();
+                    let kind = input.get("type").cloned().unwrap_or(Value::Null);
+                    if seen.get(&title).is_some_and(|k| *k != kind) {
+                        report.error(
+                            "inputs-mismatch",
+                            body,
+                            token(pointer, "subflows"),
+                            format!("the subflows take the input `{title}` with different types"),
+                        );
+                    }
+                    seen.entry(title).or_insert(kind);
+                }
+            }
         }
         _ => {}
     }
