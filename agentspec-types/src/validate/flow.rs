@@ -65,13 +65,7 @@ pub(super) fn flow(
     pointer: &str,
 ) {
     let mut nodes: Vec<(&Map<String, Value>, String)> = Vec::new();
-    for (i, n) in body
-        .get("nodes")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, n) in list(body, "nodes").enumerate() {
         if let Some(found) = index.resolve(n, &token(&token(pointer, "nodes"), &i.to_string())) {
             nodes.push(found);
         }
@@ -122,13 +116,7 @@ pub(super) fn flow(
         nodes.iter().map(|(n, _)| (id_of(n), *n)).collect();
     let mut outgoing: HashMap<String, usize> = HashMap::new();
     let mut incoming: HashMap<String, usize> = HashMap::new();
-    for (i, e) in body
-        .get("control_flow_connections")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, e) in list(body, "control_flow_connections").enumerate() {
         let at = token(&token(pointer, "control_flow_connections"), &i.to_string());
         let Some((edge, at)) = index.resolve(e, &at) else {
             continue;
@@ -219,17 +207,8 @@ pub(super) fn flow(
             );
         }
     }
-    for (i, output) in body
-        .get("outputs")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let title = output
-            .get("title")
-            .and_then(Value::as_str)
-            .unwrap_or("property");
+    for (i, output) in list(body, "outputs").enumerate() {
+        let title = title_of(output);
         if output.get("default").is_some() {
             continue;
         }
@@ -272,17 +251,8 @@ pub(super) fn end_outputs_agree(
         .iter()
         .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
     {
-        for output in node
-            .get("outputs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let title = output
-                .get("title")
-                .and_then(Value::as_str)
-                .unwrap_or("property")
-                .to_owned();
+        for output in list(node, "outputs") {
+            let title = title_of(output).to_owned();
             let this = shape(output);
             match first.get(&title) {
                 Some((other, other_end)) if *other != this => {
@@ -335,17 +305,8 @@ pub(super) fn inputs_fed(
         if str_of(node, "component_type") == "StartNode" {
             continue;
         }
-        for (i, input) in node
-            .get("inputs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let title = input
-                .get("title")
-                .and_then(Value::as_str)
-                .unwrap_or("property");
+        for (i, input) in list(node, "inputs").enumerate() {
+            let title = title_of(input);
             if input.get("default").is_none()
                 && !flow_inputs.contains(title)
                 && !fed.contains(&(str_of(node, "id").to_owned(), title.to_owned()))
@@ -372,12 +333,7 @@ pub(super) fn unreachable(
     start: &str,
 ) {
     let mut next: HashMap<String, Vec<String>> = HashMap::new();
-    for e in body
-        .get("control_flow_connections")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for e in list(body, "control_flow_connections") {
         let Some((edge, _)) = index.resolve(e, "") else {
             continue;
         };
@@ -443,13 +399,7 @@ pub(super) fn data_edges(
     pointer: &str,
     ids: &HashSet<String>,
 ) {
-    for (i, e) in body
-        .get("data_flow_connections")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, e) in list(body, "data_flow_connections").enumerate() {
         let at = token(&token(pointer, "data_flow_connections"), &i.to_string());
         let Some((edge, at)) = index.resolve(e, &at) else {
             continue;

@@ -88,6 +88,19 @@ impl<'a> Index<'a> {
     }
 }
 
+/// The items of the array at `key` (none when it is absent or not an array).
+fn list<'v>(map: &'v Map<String, Value>, key: &str) -> impl Iterator<Item = &'v Value> {
+    map.get(key).and_then(Value::as_array).into_iter().flatten()
+}
+
+/// A property's title (a property without one is named `property`).
+fn title_of(property: &Value) -> &str {
+    property
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or("property")
+}
+
 fn str_of<'v>(map: &'v Map<String, Value>, key: &str) -> &'v str {
     map.get(key).and_then(Value::as_str).unwrap_or("")
 }
@@ -105,16 +118,7 @@ fn describe(body: &Map<String, Value>) -> String {
 fn titles(body: &Map<String, Value>, key: &str) -> Vec<String> {
     body.get(key)
         .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .map(|p| {
-                    p.get("title")
-                        .and_then(Value::as_str)
-                        .unwrap_or("property")
-                        .to_owned()
-                })
-                .collect()
-        })
+        .map(|list| list.iter().map(|p| title_of(p).to_owned()).collect())
         .unwrap_or_default()
 }
 
@@ -123,7 +127,7 @@ fn property<'v>(body: &'v Map<String, Value>, key: &str, title: &str) -> Option<
     body.get(key)?
         .as_array()?
         .iter()
-        .find(|p| p.get("title").and_then(Value::as_str).unwrap_or("property") == title)
+        .find(|p| title_of(p) == title)
 }
 
 /// `{{ name }}` placeholders of a template (names of `\w` characters), deduplicated.

@@ -163,11 +163,7 @@ pub(super) fn inferred_io(
             None,
         ),
         "ParallelFlowNode" => {
-            let subflows: Vec<&Map<String, Value>> = body
-                .get("subflows")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            let subflows: Vec<&Map<String, Value>> = list(body, "subflows")
                 .filter_map(|f| index.resolve(f, ""))
                 .map(|(f, _)| f)
                 .collect();
@@ -242,17 +238,8 @@ pub(super) fn inferred_io(
         _ => None,
     };
     if let Some((target, _)) = target.and_then(|t| index.resolve(t, "")) {
-        for (i, declared) in body
-            .get("inputs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let title = declared
-                .get("title")
-                .and_then(Value::as_str)
-                .unwrap_or("property");
+        for (i, declared) in list(body, "inputs").enumerate() {
+            let title = title_of(declared);
             if let Some(inferred) = property(target, "inputs", title)
                 && !castable(declared, inferred)
             {
@@ -275,13 +262,7 @@ pub(super) fn inferred_io(
         && let Some((subflow, _)) = body.get("subflow").and_then(|v| index.resolve(v, ""))
     {
         let mut expected: BTreeSet<String> = BTreeSet::new();
-        for n in subflow
-            .get("nodes")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|n| index.resolve(n, ""))
-        {
+        for n in list(subflow, "nodes").filter_map(|n| index.resolve(n, "")) {
             if str_of(n.0, "component_type") == "EndNode" {
                 expected.insert(
                     n.0.get("branch_name")
@@ -468,28 +449,14 @@ pub(super) fn section_seven(
             }
         }
         "CatchExceptionNode" => {
-            for (i, output) in body
-                .get("outputs")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
+            for (i, output) in list(body, "outputs").enumerate() {
                 if output.get("default").is_none() {
-                    let title = output
-                        .get("title")
-                        .and_then(Value::as_str)
-                        .unwrap_or("property");
+                    let title = title_of(output);
                     report.error("catch-exception", body, token(&token(pointer, "outputs"), &i.to_string()), format!("the output `{title}` needs a default (it has none when the subflow fails)"));
                 }
             }
             if let Some((subflow, _)) = body.get("subflow").and_then(|s| index.resolve(s, "")) {
-                let nodes = subflow
-                    .get("nodes")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|n| index.resolve(n, ""));
+                let nodes = list(subflow, "nodes").filter_map(|n| index.resolve(n, ""));
                 let reserved_branch = nodes
                     .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
                     .any(|(n, _)| str_of(n, "branch_name") == "caught_exception_branch");
@@ -503,24 +470,9 @@ pub(super) fn section_seven(
         }
         "ParallelFlowNode" => {
             let mut seen: HashMap<String, Value> = HashMap::new();
-            for (flow, _) in body
-                .get("subflows")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|f| index.resolve(f, ""))
-            {
-                for input in flow
-                    .get("inputs")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let title = input
-                        .get("title")
-                        .and_then(Value::as_str)
-                        .unwrap_or("property")
-                        .to_owned();
+            for (flow, _) in list(body, "subflows").filter_map(|f| index.resolve(f, "")) {
+                for input in list(flow, "inputs") {
+                    let title = title_of(input).to_owned();
                     let kind = input.get("type").cloned().unwrap_or(Value::Null);
                     if seen.get(&title).is_some_and(|k| *k != kind) {
                         report.error(
@@ -548,13 +500,7 @@ pub(super) fn manager_is_worker(body: &Map<String, Value>) -> bool {
             .map(str::to_owned)
     };
     let manager = body.get("group_manager").and_then(key);
-    manager.is_some()
-        && body
-            .get("workers")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .any(|w| key(w) == manager)
+    manager.is_some() && list(body, "workers").any(|w| key(w) == manager)
 }
 
 /// The retry policies of a component (any field holding one), checked for ordered delays.
