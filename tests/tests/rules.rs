@@ -183,3 +183,10 @@ fn parallel_flows_and_specialized_agents_infer_their_inputs() {
         "duplicate output `x`; inputs are a and b"
     );
 }
+
+#[test]
+fn a_branching_node_has_one_input() {
+    let doc = "component_type: BranchingNode\nid: b\nname: b\nmapping: {yes: approved}\n\
+        inputs: [{title: a, type: string}, {title: b, type: string}]\nagentspec_version: 25.4.1\n";
+    assert_eq!(errors(doc), [("inputs-mismatch", "/inputs".to_owned(), 5)]);
+}

@@ -58,6 +58,21 @@ pub(super) fn node(report: &mut Report, body: &Map<String, Value>, pointer: &str
                 );
             }
         }
+        "BranchingNode" => {
+            let inputs: Vec<&Value> = list(body, "inputs").collect();
+            let ok = !body.get("inputs").is_some_and(Value::is_array) || inputs.len() == 1;
+            if !ok {
+                report.error(
+                    "inputs-mismatch",
+                    body,
+                    token(pointer, "inputs"),
+                    format!(
+                        "a BranchingNode has exactly one input (the key it branches on), found {}",
+                        inputs.len()
+                    ),
+                );
+            }
+        }
         "InputMessageNode" => {
             let outputs = body.get("outputs").and_then(Value::as_array);
             let ok = outputs.is_none_or(|o| {
