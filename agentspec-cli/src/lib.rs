@@ -57,6 +57,10 @@ enum Command {
         /// Write the values of sensitive fields (default: `<id>.<field>` placeholders).
         #[arg(long)]
         include_secrets: bool,
+        /// Write at this Agent Spec version (default: the document's); an error when the
+        /// content needs a newer one.
+        #[arg(long, value_name = "VERSION")]
+        version: Option<String>,
     },
     /// Disaggregate: move components to a components file, referenced from the main document.
     Split {
@@ -100,6 +104,14 @@ enum Command {
         /// Drawing language.
         #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
         format: GraphFormat,
+        /// A components file supplying components the document references but does not hold.
+        #[arg(long, value_name = "FILE")]
+        components: Option<PathBuf>,
+    },
+    /// Print the oldest Agent Spec version that can hold a document, and why.
+    MinVersion {
+        /// The document.
+        file: PathBuf,
         /// A components file supplying components the document references but does not hold.
         #[arg(long, value_name = "FILE")]
         components: Option<PathBuf>,
@@ -160,15 +172,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             components,
             values,
             include_secrets,
+            version,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
-            Ok(supplied) => fmt(
-                &file,
-                to,
-                &supplied,
-                &WriteOptions::new().include_secrets(include_secrets),
-                out,
-                err,
-            ),
+            Ok(supplied) => {
+                let write = WriteOptions::new().include_secrets(include_secrets);
+                fmt(&file, (to, version.as_deref()), &supplied, &write, out, err)
+            }
             Err(code) => code,
         },
         Command::Split {
@@ -185,6 +194,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             &WriteOptions::new().include_secrets(include_secrets),
             err,
         ),
+        Command::MinVersion { file, components } => {
+            match Supplied::load(components.as_ref(), None, err) {
+                Ok(supplied) => min_version(&file, &supplied, out, err),
+                Err(code) => code,
+            }
+        }
         Command::Graph {
             file,
             format,
@@ -248,6 +263,38 @@ fn graph(
         return 2;
     }
     0
+}
+
+fn min_version(
+    file: &PathBuf,
+    supplied: &Supplied,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let (doc, _) = match load(file, supplied, err) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let line = match doc.min_version() {
+        (version, None) => {
+            format!("{version} (the oldest known version: nothing needs a newer one)")
+        }
+        (version, Some(need)) => {
+            let at = need
+                .pointer
+                .map(|p| format!(" at {}", if p.is_empty() { "/" } else { &p }))
+                .unwrap_or_default();
+            if need.field {
+                format!("{version} because `{}` is set{at}", need.what)
+            } else {
+                format!("{version} because it holds a `{}`{at}", need.what)
+            }
+        }
+    };
+    match writeln!(out, "{line}") {
+        Ok(()) => 0,
+        Err(_) => 2,
+    }
 }
 
 /// Loads a document, reporting its problems (exit code on failure).
@@ -504,7 +551,7 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
 
 fn fmt(
     path: &PathBuf,
-    to: Option<TextFormat>,
+    (to, version): (Option<TextFormat>, Option<&str>),
     supplied: &Supplied,
     write: &WriteOptions,
     out: &mut dyn Write,
@@ -517,12 +564,29 @@ fn fmt(
             return 2;
         }
     };
-    let doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
+    let mut doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
         Ok(doc) => doc,
         Err(e) => return report(path, &e, err),
     };
     for d in doc.warnings() {
         let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+    }
+    if let Some(version) = version {
+        let Some(version) = agentspec_types::Version::parse(version) else {
+            let _ = writeln!(
+                err,
+                "error: --version {version}: not a version (MAJOR.MINOR.PATCH)"
+            );
+            return 2;
+        };
+        doc = match doc.with_version(version) {
+            Ok(doc) => doc,
+            Err(mut e) => {
+                // The document is written in the source's layout, so its pointers are there too.
+                locate(&mut e.diagnostics, &loaded.text, loaded.format);
+                return report(path, &e, err);
+            }
+        };
     }
     let target = match to {
         Some(TextFormat::Json) => Format::Json,

@@ -253,3 +253,29 @@ fn graph_draws_the_root_flow() {
         Some(1)
     );
 }
+
+#[test]
+fn min_version_explains_and_fmt_writes_at_a_version() {
+    let path = fixture("generated/agent_with_summarization_transforms.json");
+    let path = path.to_str().unwrap();
+    let out = agentspec(&["min-version", path]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "26.1.2 because `Agent.transforms` is set at /transforms\n"
+    );
+    let old = agentspec(&["fmt", path, "--version", "25.4.2"]);
+    assert_eq!(old.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&old.stderr).into_owned();
+    assert!(message.contains(":16:3: error[version-too-old]: cannot write at 25.4.2: `Agent.transforms` is set, which needs 26.1.2"), "{message}");
+    let simple = fixture("generated/agent_simple_server_tool.json");
+    let newer = agentspec(&["fmt", simple.to_str().unwrap(), "--version", "26.1.2"]);
+    assert_eq!(newer.status.code(), Some(0));
+    assert!(stdout(&newer).ends_with("\"agentspec_version\": \"26.1.2\"\n}\n"));
+    assert_eq!(
+        agentspec(&["fmt", simple.to_str().unwrap(), "--version", "soon"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -73,3 +73,27 @@ pub(crate) fn written_from(component: &str, field: &str) -> Option<Version> {
         _ => None,
     }
 }
+
+/// A value that needs a newer version than its field exists from (pyagentspec's
+/// `_infer_min_agentspec_version_from_configuration`): checked when writing.
+pub(crate) enum Gate {
+    /// The field holds this enum value.
+    Equals(&'static str),
+    /// A check of the runtime's `codec::gates` module, by name.
+    Check(&'static str),
+}
+
+/// Value-dependent version gates the schema files cannot say.
+pub(crate) fn value_gate(component: &str, field: &str) -> Option<(Version, Gate)> {
+    match (component, field) {
+        // The `XAI` provider exists from 26.1.2.
+        ("OciGenAiConfig", "provider") => Some((Version(26, 1, 2), Gate::Equals("XAI"))),
+        // Structured generation (several outputs, or a non-string one) exists from 25.4.2.
+        ("LlmNode", "outputs") => Some((Version(25, 4, 2), Gate::Check("structured_outputs"))),
+        // A body that is not a JSON object (a string or bytes) exists from 25.4.2.
+        ("ApiNode" | "RemoteTool", "data") => {
+            Some((Version(25, 4, 2), Gate::Check("data_not_object")))
+        }
+        _ => None,
+    }
+}

@@ -392,6 +392,21 @@ impl Emitter<'_> {
             } else {
                 quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); }
             };
+            if let Some((gate_version, gate)) = crate::declared::value_gate(owner, json) {
+                let check = match gate {
+                    crate::declared::Gate::Equals(value) => {
+                        quote! { #rt::codec::gates::holds(&self.#name, #value) }
+                    }
+                    crate::declared::Gate::Check(function) => {
+                        let function = format_ident!("{}", function);
+                        quote! { #rt::codec::gates::#function(&self.#name) }
+                    }
+                };
+                let gate_version = version_tokens(rt, gate_version);
+                let what = format!("{owner}.{json}");
+                code.gates
+                    .push(quote! { cx.value_gate(#gate_version, #what, sink, #json, #check); });
+            }
             code.encode.push(if f.skip_null {
                 quote! { if let ::std::option::Option::Some(value) = &self.#name { sink.key(#json); #rt::codec::Encode::encode(value, sink, cx); } }
             } else if matches!(f.ty, Ty::ReferencedComponents) {
@@ -399,7 +414,8 @@ impl Emitter<'_> {
             } else {
                 match self.missing_expr(f, owner)? {
                     Some(default) if f.since > self.model.versions[0] => {
-                        quote! { if cx.writes(#since) || { let default: #ty = #default; self.#name != default } { #write } }
+                        let what = format!("{owner}.{json}");
+                        quote! { if cx.writes(#since) || cx.forced(#since, #what, sink, #json, { let default: #ty = #default; self.#name != default }) { #write } }
                     }
                     _ => write,
                 }
@@ -422,6 +438,7 @@ impl Emitter<'_> {
             encode,
             known,
             walk,
+            gates: _,
         } = self.fields(&s.name, &s.fields)?;
         let (extra_decl, extra_arm, extra_init, extra_encode) = if s.open {
             (
@@ -591,6 +608,7 @@ impl Emitter<'_> {
             encode,
             known,
             walk,
+            gates,
         } = self.fields(&c.name, &c.fields)?;
         let since = version_tokens(rt, c.since);
         let has_id = c.fields.iter().any(|f| f.json_name == "id");
@@ -630,6 +648,8 @@ impl Emitter<'_> {
                 }
                 /// Writes the keys of this component (without the enclosing braces).
                 pub fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
+                    cx.component(Self::SINCE, #name_str, sink);
+                    #( #gates )*
                     sink.key("component_type");
                     sink.str(#name_str);
                     #( #encode )*
@@ -764,4 +784,5 @@ struct FieldCode {
     encode: Vec<TokenStream>,
     known: Vec<String>,
     walk: Vec<TokenStream>,
+    gates: Vec<TokenStream>,
 }

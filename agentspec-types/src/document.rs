@@ -9,7 +9,7 @@ use std::path::Path as FsPath;
 use indexmap::IndexMap;
 
 use crate::check::{Registry, check_references};
-use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Path};
+use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Need, Path};
 use crate::components::{Components, LoadOptions};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::json::{JsonWriter, parse_json_with_depth};
@@ -477,15 +477,91 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Streams the document into `sink` with `options`.
     pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
-        let cx = Encoder {
-            version: self.version,
-            include_secrets: options.include_secrets,
-        };
+        let cx = Encoder::new(self.version, options.include_secrets);
         sink.begin_object();
         self.root.encode_body(sink, &cx);
         sink.key("agentspec_version");
         sink.str(&self.version.to_string());
         sink.end_object();
+    }
+
+    /// The document set to be written at `version`: an error naming what needs a newer
+    /// version when `version` is too old for the content, or when it is not a known version.
+    pub fn with_version(mut self, version: Version) -> Result<Self, LoadError>
+    where
+        C: Sync,
+    {
+        if !C::VERSIONS.contains(&version) {
+            let known = C::VERSIONS
+                .iter()
+                .map(Version::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let d = Diagnostic::error(
+                "unknown-version",
+                format!("Agent Spec version {version} is not known (known: {known})"),
+                "",
+                None,
+            );
+            return Err(LoadError {
+                diagnostics: vec![d],
+            });
+        }
+        match self.min_version() {
+            (min, Some(need)) if version < min => {
+                let what = if need.field {
+                    format!("`{}` is set", need.what)
+                } else {
+                    format!("it holds a `{}`", need.what)
+                };
+                let message = format!("cannot write at {version}: {what}, which needs {min}");
+                let d = Diagnostic::error(
+                    "version-too-old",
+                    message,
+                    need.pointer.unwrap_or_default(),
+                    None,
+                );
+                Err(LoadError {
+                    diagnostics: vec![d],
+                })
+            }
+            _ => {
+                self.version = version;
+                Ok(self)
+            }
+        }
+    }
+
+    /// The oldest Agent Spec version that can hold this document, and what decides it: the
+    /// component type or the non-default field that needs the newest version (`None` when
+    /// nothing needs more than the oldest known version).
+    pub fn min_version(&self) -> (Version, Option<Need>)
+    where
+        C: Sync,
+    {
+        let oldest = C::VERSIONS.first().copied().unwrap_or(self.version);
+        let walk = || {
+            let cx = Encoder::new(oldest, true);
+            let mut sink = crate::sink::PathSink::new();
+            sink.begin_object();
+            self.root.encode_body(&mut sink, &cx);
+            sink.end_object();
+            cx.needs.into_inner()
+        };
+        let needs = if self.depth > DEEP {
+            on_big_stack(self.depth, walk)
+        } else {
+            walk()
+        };
+        // The newest need decides; among equals, the first in the document.
+        let top = needs.iter().fold(None::<&Need>, |best, n| match best {
+            Some(b) if b.version >= n.version => Some(b),
+            _ => Some(n),
+        });
+        match top {
+            Some(n) => (n.version, Some(n.clone())),
+            None => (oldest, None),
+        }
     }
 
     fn write_into<S: Sink + Send>(&self, mut sink: S, options: &WriteOptions) -> S

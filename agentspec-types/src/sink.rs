@@ -28,4 +28,85 @@ pub trait Sink {
     fn f64(&mut self, value: f64);
     /// Writes a string.
     fn str(&mut self, value: &str);
+    /// The JSON pointer of the value being written, for sinks that track it.
+    fn pointer(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A sink that writes nothing and tracks where it is: for walks over what would be written
+/// (such as finding the version a document needs).
+#[derive(Debug, Default)]
+pub struct PathSink {
+    stack: Vec<(Option<String>, usize)>,
+    key: Option<String>,
+}
+
+impl PathSink {
+    /// A sink at the document root.
+    pub fn new() -> Self {
+        PathSink::default()
+    }
+
+    fn value(&mut self) {
+        if let Some((_, index)) = self.stack.last_mut()
+            && self.key.is_none()
+        {
+            *index += 1;
+        }
+    }
+}
+
+impl Sink for PathSink {
+    fn begin_object(&mut self) {
+        self.value();
+        self.stack.push((self.key.take(), 0));
+    }
+    fn key(&mut self, key: &str) {
+        self.key = Some(key.to_owned());
+    }
+    fn end_object(&mut self) {
+        self.stack.pop();
+        self.key = None;
+    }
+    fn begin_array(&mut self) {
+        self.value();
+        self.stack.push((self.key.take(), 0));
+    }
+    fn end_array(&mut self) {
+        self.stack.pop();
+        self.key = None;
+    }
+    fn null(&mut self) {
+        self.value();
+        self.key = None;
+    }
+    fn bool(&mut self, _: bool) {
+        self.null();
+    }
+    fn i64(&mut self, _: i64) {
+        self.null();
+    }
+    fn u64(&mut self, _: u64) {
+        self.null();
+    }
+    fn f64(&mut self, _: f64) {
+        self.null();
+    }
+    fn str(&mut self, _: &str) {
+        self.null();
+    }
+    fn pointer(&self) -> Option<String> {
+        let mut out = String::new();
+        for (i, (key, _)) in self.stack.iter().enumerate().skip(1) {
+            match key {
+                Some(k) => crate::diagnostic::push_pointer_token(&mut out, k),
+                None => crate::diagnostic::push_pointer_token(
+                    &mut out,
+                    &(self.stack[i - 1].1 - 1).to_string(),
+                ),
+            }
+        }
+        Some(out)
+    }
 }

@@ -1096,28 +1096,49 @@ impl ::agentspec_types::codec::Encode for A2ASessionParameters {
     ) {
         sink.begin_object();
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: f64 = 60f64;
-                self.timeout != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2ASessionParameters.timeout",
+                    sink,
+                    "timeout",
+                    {
+                        let default: f64 = 60f64;
+                        self.timeout != default
+                    },
+                )
         {
             sink.key("timeout");
             ::agentspec_types::codec::Encode::encode(&self.timeout, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: f64 = 2f64;
-                self.poll_interval != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2ASessionParameters.poll_interval",
+                    sink,
+                    "poll_interval",
+                    {
+                        let default: f64 = 2f64;
+                        self.poll_interval != default
+                    },
+                )
         {
             sink.key("poll_interval");
             ::agentspec_types::codec::Encode::encode(&self.poll_interval, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: i64 = 5i64;
-                self.max_retries != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2ASessionParameters.max_retries",
+                    sink,
+                    "max_retries",
+                    {
+                        let default: i64 = 5i64;
+                        self.max_retries != default
+                    },
+                )
         {
             sink.key("max_retries");
             ::agentspec_types::codec::Encode::encode(&self.max_retries, sink, cx);
@@ -1369,19 +1390,33 @@ impl ::agentspec_types::codec::Encode for OAuthEndpoints {
         sink.key("token_endpoint");
         ::agentspec_types::codec::Encode::encode(&self.token_endpoint, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.refresh_endpoint != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthEndpoints.refresh_endpoint",
+                    sink,
+                    "refresh_endpoint",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.refresh_endpoint != default
+                    },
+                )
         {
             sink.key("refresh_endpoint");
             ::agentspec_types::codec::Encode::encode(&self.refresh_endpoint, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.revocation_endpoint != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthEndpoints.revocation_endpoint",
+                    sink,
+                    "revocation_endpoint",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.revocation_endpoint != default
+                    },
+                )
         {
             sink.key("revocation_endpoint");
             ::agentspec_types::codec::Encode::encode(
@@ -1391,10 +1426,17 @@ impl ::agentspec_types::codec::Encode for OAuthEndpoints {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.userinfo_endpoint != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthEndpoints.userinfo_endpoint",
+                    sink,
+                    "userinfo_endpoint",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.userinfo_endpoint != default
+                    },
+                )
         {
             sink.key("userinfo_endpoint");
             ::agentspec_types::codec::Encode::encode(&self.userinfo_endpoint, sink, cx);
@@ -1464,19 +1506,33 @@ impl ::agentspec_types::codec::Encode for PKCEPolicy {
     ) {
         sink.begin_object();
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: bool = true;
-                self.required != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PKCEPolicy.required",
+                    sink,
+                    "required",
+                    {
+                        let default: bool = true;
+                        self.required != default
+                    },
+                )
         {
             sink.key("required");
             ::agentspec_types::codec::Encode::encode(&self.required, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: PKCEMethod = PKCEMethod::S256;
-                self.method != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PKCEPolicy.method",
+                    sink,
+                    "method",
+                    {
+                        let default: PKCEMethod = PKCEMethod::S256;
+                        self.method != default
+                    },
+                )
         {
             sink.key("method");
             ::agentspec_types::codec::Encode::encode(&self.method, sink, cx);
@@ -1664,28 +1720,49 @@ impl ::agentspec_types::codec::Encode for RetryPolicy {
     ) {
         sink.begin_object();
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: i64 = 2i64;
-                self.max_attempts != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.max_attempts",
+                    sink,
+                    "max_attempts",
+                    {
+                        let default: i64 = 2i64;
+                        self.max_attempts != default
+                    },
+                )
         {
             sink.key("max_attempts");
             ::agentspec_types::codec::Encode::encode(&self.max_attempts, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<f64> = ::core::default::Default::default();
-                self.request_timeout != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.request_timeout",
+                    sink,
+                    "request_timeout",
+                    {
+                        let default: ::std::option::Option<f64> = ::core::default::Default::default();
+                        self.request_timeout != default
+                    },
+                )
         {
             sink.key("request_timeout");
             ::agentspec_types::codec::Encode::encode(&self.request_timeout, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: f64 = 1f64;
-                self.initial_retry_delay != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.initial_retry_delay",
+                    sink,
+                    "initial_retry_delay",
+                    {
+                        let default: f64 = 1f64;
+                        self.initial_retry_delay != default
+                    },
+                )
         {
             sink.key("initial_retry_delay");
             ::agentspec_types::codec::Encode::encode(
@@ -1695,39 +1772,67 @@ impl ::agentspec_types::codec::Encode for RetryPolicy {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: f64 = 8f64;
-                self.max_retry_delay != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.max_retry_delay",
+                    sink,
+                    "max_retry_delay",
+                    {
+                        let default: f64 = 8f64;
+                        self.max_retry_delay != default
+                    },
+                )
         {
             sink.key("max_retry_delay");
             ::agentspec_types::codec::Encode::encode(&self.max_retry_delay, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: f64 = 2f64;
-                self.backoff_factor != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.backoff_factor",
+                    sink,
+                    "backoff_factor",
+                    {
+                        let default: f64 = 2f64;
+                        self.backoff_factor != default
+                    },
+                )
         {
             sink.key("backoff_factor");
             ::agentspec_types::codec::Encode::encode(&self.backoff_factor, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicyJitter> = ::std::option::Option::Some(
-                    RetryPolicyJitter::FullAndEqualForThrottle,
-                );
-                self.jitter != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.jitter",
+                    sink,
+                    "jitter",
+                    {
+                        let default: ::std::option::Option<RetryPolicyJitter> = ::std::option::Option::Some(
+                            RetryPolicyJitter::FullAndEqualForThrottle,
+                        );
+                        self.jitter != default
+                    },
+                )
         {
             sink.key("jitter");
             ::agentspec_types::codec::Encode::encode(&self.jitter, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: bool = true;
-                self.service_error_retry_on_any_5xx != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.service_error_retry_on_any_5xx",
+                    sink,
+                    "service_error_retry_on_any_5xx",
+                    {
+                        let default: bool = true;
+                        self.service_error_retry_on_any_5xx != default
+                    },
+                )
         {
             sink.key("service_error_retry_on_any_5xx");
             ::agentspec_types::codec::Encode::encode(
@@ -1737,13 +1842,20 @@ impl ::agentspec_types::codec::Encode for RetryPolicy {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::agentspec_types::IndexMap<
-                    ::std::string::String,
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.recoverable_statuses != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RetryPolicy.recoverable_statuses",
+                    sink,
+                    "recoverable_statuses",
+                    {
+                        let default: ::agentspec_types::IndexMap<
+                            ::std::string::String,
+                            ::std::vec::Vec<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.recoverable_statuses != default
+                    },
+                )
         {
             sink.key("recoverable_statuses");
             ::agentspec_types::codec::Encode::encode(
@@ -2358,13 +2470,21 @@ impl A2AAgent {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "A2AAgent", sink);
         sink.key("component_type");
         sink.str("A2AAgent");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -2372,43 +2492,73 @@ impl A2AAgent {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
@@ -2418,14 +2568,21 @@ impl A2AAgent {
         sink.key("connection_config");
         ::agentspec_types::codec::Encode::encode(&self.connection_config, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: A2ASessionParameters = A2ASessionParameters {
-                    timeout: 60f64,
-                    poll_interval: 2f64,
-                    max_retries: 5i64,
-                };
-                self.session_parameters != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AAgent.session_parameters",
+                    sink,
+                    "session_parameters",
+                    {
+                        let default: A2ASessionParameters = A2ASessionParameters {
+                            timeout: 60f64,
+                            poll_interval: 2f64,
+                            max_retries: 5i64,
+                        };
+                        self.session_parameters != default
+                    },
+                )
         {
             sink.key("session_parameters");
             ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
@@ -2686,13 +2843,21 @@ impl A2AConnectionConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "A2AConnectionConfig", sink);
         sink.key("component_type");
         sink.str("A2AConnectionConfig");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -2700,64 +2865,108 @@ impl A2AConnectionConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: f64 = 600f64;
-                self.timeout != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.timeout",
+                    sink,
+                    "timeout",
+                    {
+                        let default: f64 = 600f64;
+                        self.timeout != default
+                    },
+                )
         {
             sink.key("timeout");
             ::agentspec_types::codec::Encode::encode(&self.timeout, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::IndexMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::default::Default::default();
-                self.headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.headers",
+                    sink,
+                    "headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::IndexMap<
+                                ::std::string::String,
+                                ::std::string::String,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.headers != default
+                    },
+                )
         {
             sink.key("headers");
             ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = true;
-                self.verify != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.verify",
+                    sink,
+                    "verify",
+                    {
+                        let default: bool = true;
+                        self.verify != default
+                    },
+                )
         {
             sink.key("verify");
             ::agentspec_types::codec::Encode::encode(&self.verify, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.key_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
         {
             sink.key("key_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -2769,12 +2978,19 @@ impl A2AConnectionConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.cert_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
         {
             sink.key("cert_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -2786,19 +3002,33 @@ impl A2AConnectionConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.ssl_ca_cert != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "A2AConnectionConfig.ssl_ca_cert",
+                    sink,
+                    "ssl_ca_cert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.ssl_ca_cert != default
+                    },
+                )
         {
             sink.key("ssl_ca_cert");
             ::agentspec_types::codec::Encode::encode(&self.ssl_ca_cert, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "A2AConnectionConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -3079,6 +3309,7 @@ impl Agent {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "Agent", sink);
         sink.key("component_type");
         sink.str("Agent");
         sink.key("id");
@@ -3100,30 +3331,53 @@ impl Agent {
         sink.key("tools");
         ::agentspec_types::codec::Encode::encode(&self.tools, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<::agentspec_types::RefOr<ToolBox>> = ::core::default::Default::default();
-                self.toolboxes != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Agent.toolboxes",
+                    sink,
+                    "toolboxes",
+                    {
+                        let default: ::std::vec::Vec<
+                            ::agentspec_types::RefOr<ToolBox>,
+                        > = ::core::default::Default::default();
+                        self.toolboxes != default
+                    },
+                )
         {
             sink.key("toolboxes");
             ::agentspec_types::codec::Encode::encode(&self.toolboxes, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = true;
-                self.human_in_the_loop != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Agent.human_in_the_loop",
+                    sink,
+                    "human_in_the_loop",
+                    {
+                        let default: bool = true;
+                        self.human_in_the_loop != default
+                    },
+                )
         {
             sink.key("human_in_the_loop");
             ::agentspec_types::codec::Encode::encode(&self.human_in_the_loop, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<
-                    ::agentspec_types::RefOr<MessageTransform>,
-                > = ::core::default::Default::default();
-                self.transforms != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "Agent.transforms",
+                    sink,
+                    "transforms",
+                    {
+                        let default: ::std::vec::Vec<
+                            ::agentspec_types::RefOr<MessageTransform>,
+                        > = ::core::default::Default::default();
+                        self.transforms != default
+                    },
+                )
         {
             sink.key("transforms");
             ::agentspec_types::codec::Encode::encode(&self.transforms, sink, cx);
@@ -3408,6 +3662,7 @@ impl AgentNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "AgentNode", sink);
         sink.key("component_type");
         sink.str("AgentNode");
         sink.key("id");
@@ -3673,13 +3928,21 @@ impl AgentSpecializationParameters {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "AgentSpecializationParameters", sink);
         sink.key("component_type");
         sink.str("AgentSpecializationParameters");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -3687,52 +3950,89 @@ impl AgentSpecializationParameters {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.additional_instructions != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.additional_instructions",
+                    sink,
+                    "additional_instructions",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.additional_instructions != default
+                    },
+                )
         {
             sink.key("additional_instructions");
             ::agentspec_types::codec::Encode::encode(
@@ -3742,21 +4042,35 @@ impl AgentSpecializationParameters {
             );
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::RefOr<Tool>>,
-                > = ::core::default::Default::default();
-                self.additional_tools != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.additional_tools",
+                    sink,
+                    "additional_tools",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::RefOr<Tool>>,
+                        > = ::core::default::Default::default();
+                        self.additional_tools != default
+                    },
+                )
         {
             sink.key("additional_tools");
             ::agentspec_types::codec::Encode::encode(&self.additional_tools, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<bool> = ::core::default::Default::default();
-                self.human_in_the_loop != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AgentSpecializationParameters.human_in_the_loop",
+                    sink,
+                    "human_in_the_loop",
+                    {
+                        let default: ::std::option::Option<bool> = ::core::default::Default::default();
+                        self.human_in_the_loop != default
+                    },
+                )
         {
             sink.key("human_in_the_loop");
             ::agentspec_types::codec::Encode::encode(&self.human_in_the_loop, sink, cx);
@@ -4157,6 +4471,14 @@ impl ApiNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ApiNode", sink);
+        cx.value_gate(
+            ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+            "ApiNode.data",
+            sink,
+            "data",
+            ::agentspec_types::codec::gates::data_not_object(&self.data),
+        );
         sink.key("component_type");
         sink.str("ApiNode");
         sink.key("id");
@@ -4186,12 +4508,19 @@ impl ApiNode {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::agentspec_types::Sensitive<
-                    ::agentspec_types::JsonObject,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ApiNode.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::agentspec_types::Sensitive<
+                            ::agentspec_types::JsonObject,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -4203,21 +4532,35 @@ impl ApiNode {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.url_allow_list != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ApiNode.url_allow_list",
+                    sink,
+                    "url_allow_list",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.url_allow_list != default
+                    },
+                )
         {
             sink.key("url_allow_list");
             ::agentspec_types::codec::Encode::encode(&self.url_allow_list, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ApiNode.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -4533,6 +4876,7 @@ impl BranchingNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "BranchingNode", sink);
         sink.key("component_type");
         sink.str("BranchingNode");
         sink.key("id");
@@ -4808,13 +5152,21 @@ impl BuiltinTool {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "BuiltinTool", sink);
         sink.key("component_type");
         sink.str("BuiltinTool");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -4822,52 +5174,89 @@ impl BuiltinTool {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -4879,28 +5268,51 @@ impl BuiltinTool {
         sink.key("tool_type");
         ::agentspec_types::codec::Encode::encode(&self.tool_type, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::core::default::Default::default();
-                self.configuration != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.configuration",
+                    sink,
+                    "configuration",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::core::default::Default::default();
+                        self.configuration != default
+                    },
+                )
         {
             sink.key("configuration");
             ::agentspec_types::codec::Encode::encode(&self.configuration, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<BuiltinToolExecutorName> = ::core::default::Default::default();
-                self.executor_name != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.executor_name",
+                    sink,
+                    "executor_name",
+                    {
+                        let default: ::std::option::Option<BuiltinToolExecutorName> = ::core::default::Default::default();
+                        self.executor_name != default
+                    },
+                )
         {
             sink.key("executor_name");
             ::agentspec_types::codec::Encode::encode(&self.executor_name, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.tool_version != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "BuiltinTool.tool_version",
+                    sink,
+                    "tool_version",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.tool_version != default
+                    },
+                )
         {
             sink.key("tool_version");
             ::agentspec_types::codec::Encode::encode(&self.tool_version, sink, cx);
@@ -5145,13 +5557,21 @@ impl CatchExceptionNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "CatchExceptionNode", sink);
         sink.key("component_type");
         sink.str("CatchExceptionNode");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -5159,52 +5579,89 @@ impl CatchExceptionNode {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
-                self.branches != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "CatchExceptionNode.branches",
+                    sink,
+                    "branches",
+                    {
+                        let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
+                        self.branches != default
+                    },
+                )
         {
             sink.key("branches");
             ::agentspec_types::codec::Encode::encode(&self.branches, sink, cx);
@@ -5415,6 +5872,7 @@ impl ClientTool {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ClientTool", sink);
         sink.key("component_type");
         sink.str("ClientTool");
         sink.key("id");
@@ -5430,10 +5888,17 @@ impl ClientTool {
         sink.key("outputs");
         ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ClientTool.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -5655,6 +6120,7 @@ impl ControlFlowEdge {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ControlFlowEdge", sink);
         sink.key("component_type");
         sink.str("ControlFlowEdge");
         sink.key("id");
@@ -6029,13 +6495,21 @@ impl ConversationSummarizationTransform {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ConversationSummarizationTransform", sink);
         sink.key("component_type");
         sink.str("ConversationSummarizationTransform");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -6043,21 +6517,37 @@ impl ConversationSummarizationTransform {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -6065,41 +6555,69 @@ impl ConversationSummarizationTransform {
         sink.key("llm");
         ::agentspec_types::codec::Encode::encode(&self.llm, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::std::option::Option::Some(
-                    50i64,
-                );
-                self.max_num_messages != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.max_num_messages",
+                    sink,
+                    "max_num_messages",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            50i64,
+                        );
+                        self.max_num_messages != default
+                    },
+                )
         {
             sink.key("max_num_messages");
             ::agentspec_types::codec::Encode::encode(&self.max_num_messages, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::core::default::Default::default();
-                self.max_num_characters != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.max_num_characters",
+                    sink,
+                    "max_num_characters",
+                    {
+                        let default: ::std::option::Option<i64> = ::core::default::Default::default();
+                        self.max_num_characters != default
+                    },
+                )
         {
             sink.key("max_num_characters");
             ::agentspec_types::codec::Encode::encode(&self.max_num_characters, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: i64 = 10i64;
-                self.min_num_messages != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.min_num_messages",
+                    sink,
+                    "min_num_messages",
+                    {
+                        let default: i64 = 10i64;
+                        self.min_num_messages != default
+                    },
+                )
         {
             sink.key("min_num_messages");
             ::agentspec_types::codec::Encode::encode(&self.min_num_messages, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed.",
-                );
-                self.summarization_instructions != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.summarization_instructions",
+                    sink,
+                    "summarization_instructions",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed.",
+                        );
+                        self.summarization_instructions != default
+                    },
+                )
         {
             sink.key("summarization_instructions");
             ::agentspec_types::codec::Encode::encode(
@@ -6109,12 +6627,19 @@ impl ConversationSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "Summarized conversation: {{summary}}",
-                );
-                self.summarized_conversation_template != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.summarized_conversation_template",
+                    sink,
+                    "summarized_conversation_template",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Summarized conversation: {{summary}}",
+                        );
+                        self.summarized_conversation_template != default
+                    },
+                )
         {
             sink.key("summarized_conversation_template");
             ::agentspec_types::codec::Encode::encode(
@@ -6124,34 +6649,55 @@ impl ConversationSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::std::option::Option::Some(
-                    10000i64,
-                );
-                self.max_cache_size != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.max_cache_size",
+                    sink,
+                    "max_cache_size",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            10000i64,
+                        );
+                        self.max_cache_size != default
+                    },
+                )
         {
             sink.key("max_cache_size");
             ::agentspec_types::codec::Encode::encode(&self.max_cache_size, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::std::option::Option::Some(
-                    14400i64,
-                );
-                self.max_cache_lifetime != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.max_cache_lifetime",
+                    sink,
+                    "max_cache_lifetime",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            14400i64,
+                        );
+                        self.max_cache_lifetime != default
+                    },
+                )
         {
             sink.key("max_cache_lifetime");
             ::agentspec_types::codec::Encode::encode(&self.max_cache_lifetime, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "summarized_conversations_cache",
-                );
-                self.cache_collection_name != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.cache_collection_name",
+                    sink,
+                    "cache_collection_name",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "summarized_conversations_cache",
+                        );
+                        self.cache_collection_name != default
+                    },
+                )
         {
             sink.key("cache_collection_name");
             ::agentspec_types::codec::Encode::encode(
@@ -6161,12 +6707,19 @@ impl ConversationSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<Datastore>,
-                > = ::core::default::Default::default();
-                self.datastore != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ConversationSummarizationTransform.datastore",
+                    sink,
+                    "datastore",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<Datastore>,
+                        > = ::core::default::Default::default();
+                        self.datastore != default
+                    },
+                )
         {
             sink.key("datastore");
             ::agentspec_types::codec::Encode::encode(&self.datastore, sink, cx);
@@ -6420,6 +6973,7 @@ impl DataFlowEdge {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "DataFlowEdge", sink);
         sink.key("component_type");
         sink.str("DataFlowEdge");
         sink.key("id");
@@ -6771,6 +7325,7 @@ impl EndNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "EndNode", sink);
         sink.key("component_type");
         sink.str("EndNode");
         sink.key("id");
@@ -7091,6 +7646,7 @@ impl Flow {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "Flow", sink);
         sink.key("component_type");
         sink.str("Flow");
         sink.key("id");
@@ -7566,6 +8122,7 @@ impl FlowNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "FlowNode", sink);
         sink.key("component_type");
         sink.str("FlowNode");
         sink.key("id");
@@ -7778,13 +8335,21 @@ impl GeminiAIStudioAuthConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "GeminiAIStudioAuthConfig", sink);
         sink.key("component_type");
         sink.str("GeminiAIStudioAuthConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAIStudioAuthConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -7792,32 +8357,55 @@ impl GeminiAIStudioAuthConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAIStudioAuthConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAIStudioAuthConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAIStudioAuthConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -8095,13 +8683,21 @@ impl GeminiConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "GeminiConfig", sink);
         sink.key("component_type");
         sink.str("GeminiConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -8109,21 +8705,37 @@ impl GeminiConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -8135,39 +8747,67 @@ impl GeminiConfig {
             sink.str("google");
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.api_provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.api_provider",
+                    sink,
+                    "api_provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.api_provider != default
+                    },
+                )
         {
             sink.key("api_provider");
             ::agentspec_types::codec::Encode::encode(&self.api_provider, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::NEVER)
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.url != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::NEVER,
+                    "GeminiConfig.url",
+                    sink,
+                    "url",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.url != default
+                    },
+                )
         {
             sink.key("url");
             ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -8179,10 +8819,17 @@ impl GeminiConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<LlmGenerationConfig> = ::core::default::Default::default();
-                self.default_generation_parameters != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.default_generation_parameters",
+                    sink,
+                    "default_generation_parameters",
+                    {
+                        let default: ::std::option::Option<LlmGenerationConfig> = ::core::default::Default::default();
+                        self.default_generation_parameters != default
+                    },
+                )
         {
             sink.key("default_generation_parameters");
             ::agentspec_types::codec::Encode::encode(
@@ -8192,10 +8839,17 @@ impl GeminiConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -8421,13 +9075,21 @@ impl GeminiVertexAIAuthConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "GeminiVertexAIAuthConfig", sink);
         sink.key("component_type");
         sink.str("GeminiVertexAIAuthConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -8435,52 +9097,91 @@ impl GeminiVertexAIAuthConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.project_id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.project_id",
+                    sink,
+                    "project_id",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.project_id != default
+                    },
+                )
         {
             sink.key("project_id");
             ::agentspec_types::codec::Encode::encode(&self.project_id, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "global",
-                );
-                self.location != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.location",
+                    sink,
+                    "location",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "global",
+                        );
+                        self.location != default
+                    },
+                )
         {
             sink.key("location");
             ::agentspec_types::codec::Encode::encode(&self.location, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<GeminiVertexAIAuthConfigCredentials>,
-                > = ::core::default::Default::default();
-                self.credentials != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiVertexAIAuthConfig.credentials",
+                    sink,
+                    "credentials",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                GeminiVertexAIAuthConfigCredentials,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.credentials != default
+                    },
+                )
         {
             sink.key("credentials");
             ::agentspec_types::SecretField::encode_secret(
@@ -8699,13 +9400,21 @@ impl InMemoryCollectionDatastore {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "InMemoryCollectionDatastore", sink);
         sink.key("component_type");
         sink.str("InMemoryCollectionDatastore");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "InMemoryCollectionDatastore.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -8713,21 +9422,37 @@ impl InMemoryCollectionDatastore {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "InMemoryCollectionDatastore.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "InMemoryCollectionDatastore.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -9002,6 +9727,7 @@ impl InputMessageNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "InputMessageNode", sink);
         sink.key("component_type");
         sink.str("InputMessageNode");
         sink.key("id");
@@ -9290,13 +10016,21 @@ impl LlmConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "LlmConfig", sink);
         sink.key("component_type");
         sink.str("LlmConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -9304,21 +10038,37 @@ impl LlmConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -9326,48 +10076,83 @@ impl LlmConfig {
         sink.key("model_id");
         ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
         {
             sink.key("provider");
             ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.api_provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.api_provider",
+                    sink,
+                    "api_provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.api_provider != default
+                    },
+                )
         {
             sink.key("api_provider");
             ::agentspec_types::codec::Encode::encode(&self.api_provider, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.url != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.url",
+                    sink,
+                    "url",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.url != default
+                    },
+                )
         {
             sink.key("url");
             ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -9379,10 +10164,17 @@ impl LlmConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<LlmGenerationConfig> = ::core::default::Default::default();
-                self.default_generation_parameters != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.default_generation_parameters",
+                    sink,
+                    "default_generation_parameters",
+                    {
+                        let default: ::std::option::Option<LlmGenerationConfig> = ::core::default::Default::default();
+                        self.default_generation_parameters != default
+                    },
+                )
         {
             sink.key("default_generation_parameters");
             ::agentspec_types::codec::Encode::encode(
@@ -9392,10 +10184,17 @@ impl LlmConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "LlmConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -9685,6 +10484,14 @@ impl LlmNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "LlmNode", sink);
+        cx.value_gate(
+            ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+            "LlmNode.outputs",
+            sink,
+            "outputs",
+            ::agentspec_types::codec::gates::structured_outputs(&self.outputs),
+        );
         sink.key("component_type");
         sink.str("LlmNode");
         sink.key("id");
@@ -9930,6 +10737,7 @@ impl MCPTool {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MCPTool", sink);
         sink.key("component_type");
         sink.str("MCPTool");
         sink.key("id");
@@ -9945,10 +10753,17 @@ impl MCPTool {
         sink.key("outputs");
         ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPTool.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -10181,13 +10996,21 @@ impl MCPToolBox {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MCPToolBox", sink);
         sink.key("component_type");
         sink.str("MCPToolBox");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolBox.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -10195,30 +11018,53 @@ impl MCPToolBox {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolBox.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolBox.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MCPToolBox.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -10230,12 +11076,19 @@ impl MCPToolBox {
         sink.key("client_transport");
         ::agentspec_types::codec::Encode::encode(&self.client_transport, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<MCPToolBoxToolFilter>,
-                > = ::core::default::Default::default();
-                self.tool_filter != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolBox.tool_filter",
+                    sink,
+                    "tool_filter",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<MCPToolBoxToolFilter>,
+                        > = ::core::default::Default::default();
+                        self.tool_filter != default
+                    },
+                )
         {
             sink.key("tool_filter");
             ::agentspec_types::codec::Encode::encode(&self.tool_filter, sink, cx);
@@ -10445,13 +11298,21 @@ impl MCPToolSpec {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MCPToolSpec", sink);
         sink.key("component_type");
         sink.str("MCPToolSpec");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -10459,52 +11320,89 @@ impl MCPToolSpec {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "MCPToolSpec.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -10810,13 +11708,21 @@ impl MTlsOracleDatabaseConnectionConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MTlsOracleDatabaseConnectionConfig", sink);
         sink.key("component_type");
         sink.str("MTlsOracleDatabaseConnectionConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MTlsOracleDatabaseConnectionConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -10824,21 +11730,37 @@ impl MTlsOracleDatabaseConnectionConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MTlsOracleDatabaseConnectionConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MTlsOracleDatabaseConnectionConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -10868,19 +11790,33 @@ impl MTlsOracleDatabaseConnectionConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.config_dir != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MTlsOracleDatabaseConnectionConfig.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
         {
             sink.key("config_dir");
             ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: MTlsOracleDatabaseConnectionConfigProtocol = MTlsOracleDatabaseConnectionConfigProtocol::Tcps;
-                self.protocol != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MTlsOracleDatabaseConnectionConfig.protocol",
+                    sink,
+                    "protocol",
+                    {
+                        let default: MTlsOracleDatabaseConnectionConfigProtocol = MTlsOracleDatabaseConnectionConfigProtocol::Tcps;
+                        self.protocol != default
+                    },
+                )
         {
             sink.key("protocol");
             ::agentspec_types::codec::Encode::encode(&self.protocol, sink, cx);
@@ -11156,13 +12092,21 @@ impl ManagerWorkers {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ManagerWorkers", sink);
         sink.key("component_type");
         sink.str("ManagerWorkers");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ManagerWorkers.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -11170,43 +12114,73 @@ impl ManagerWorkers {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ManagerWorkers.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ManagerWorkers.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ManagerWorkers.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ManagerWorkers.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
@@ -11693,6 +12667,7 @@ impl MapNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MapNode", sink);
         sink.key("component_type");
         sink.str("MapNode");
         sink.key("id");
@@ -12014,13 +12989,21 @@ impl MessageSummarizationTransform {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "MessageSummarizationTransform", sink);
         sink.key("component_type");
         sink.str("MessageSummarizationTransform");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -12028,21 +13011,37 @@ impl MessageSummarizationTransform {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -12050,21 +13049,35 @@ impl MessageSummarizationTransform {
         sink.key("llm");
         ::agentspec_types::codec::Encode::encode(&self.llm, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: i64 = 20000i64;
-                self.max_message_size != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.max_message_size",
+                    sink,
+                    "max_message_size",
+                    {
+                        let default: i64 = 20000i64;
+                        self.max_message_size != default
+                    },
+                )
         {
             sink.key("max_message_size");
             ::agentspec_types::codec::Encode::encode(&self.max_message_size, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "Please make a summary of this message. Include relevant information and keep it short. Your response will replace the message, so just output the summary directly, no introduction needed.",
-                );
-                self.summarization_instructions != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.summarization_instructions",
+                    sink,
+                    "summarization_instructions",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Please make a summary of this message. Include relevant information and keep it short. Your response will replace the message, so just output the summary directly, no introduction needed.",
+                        );
+                        self.summarization_instructions != default
+                    },
+                )
         {
             sink.key("summarization_instructions");
             ::agentspec_types::codec::Encode::encode(
@@ -12074,12 +13087,19 @@ impl MessageSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "Summarized message: {{summary}}",
-                );
-                self.summarized_message_template != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.summarized_message_template",
+                    sink,
+                    "summarized_message_template",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Summarized message: {{summary}}",
+                        );
+                        self.summarized_message_template != default
+                    },
+                )
         {
             sink.key("summarized_message_template");
             ::agentspec_types::codec::Encode::encode(
@@ -12089,34 +13109,55 @@ impl MessageSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::std::option::Option::Some(
-                    10000i64,
-                );
-                self.max_cache_size != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.max_cache_size",
+                    sink,
+                    "max_cache_size",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            10000i64,
+                        );
+                        self.max_cache_size != default
+                    },
+                )
         {
             sink.key("max_cache_size");
             ::agentspec_types::codec::Encode::encode(&self.max_cache_size, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<i64> = ::std::option::Option::Some(
-                    14400i64,
-                );
-                self.max_cache_lifetime != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.max_cache_lifetime",
+                    sink,
+                    "max_cache_lifetime",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            14400i64,
+                        );
+                        self.max_cache_lifetime != default
+                    },
+                )
         {
             sink.key("max_cache_lifetime");
             ::agentspec_types::codec::Encode::encode(&self.max_cache_lifetime, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::std::string::String::from(
-                    "summarized_messages_cache",
-                );
-                self.cache_collection_name != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.cache_collection_name",
+                    sink,
+                    "cache_collection_name",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "summarized_messages_cache",
+                        );
+                        self.cache_collection_name != default
+                    },
+                )
         {
             sink.key("cache_collection_name");
             ::agentspec_types::codec::Encode::encode(
@@ -12126,12 +13167,19 @@ impl MessageSummarizationTransform {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<Datastore>,
-                > = ::core::default::Default::default();
-                self.datastore != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageSummarizationTransform.datastore",
+                    sink,
+                    "datastore",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<Datastore>,
+                        > = ::core::default::Default::default();
+                        self.datastore != default
+                    },
+                )
         {
             sink.key("datastore");
             ::agentspec_types::codec::Encode::encode(&self.datastore, sink, cx);
@@ -12414,13 +13462,21 @@ impl OAuthClientConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OAuthClientConfig", sink);
         sink.key("component_type");
         sink.str("OAuthClientConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -12428,30 +13484,53 @@ impl OAuthClientConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
-                self.min_agentspec_version != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.min_agentspec_version",
+                    sink,
+                    "min_agentspec_version",
+                    {
+                        let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
+                        self.min_agentspec_version != default
+                    },
+                )
         {
             sink.key("min_agentspec_version");
             ::agentspec_types::codec::Encode::encode(
@@ -12463,12 +13542,19 @@ impl OAuthClientConfig {
         sink.key("type");
         ::agentspec_types::codec::Encode::encode(&self.r#type, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.client_id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.client_id",
+                    sink,
+                    "client_id",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.client_id != default
+                    },
+                )
         {
             sink.key("client_id");
             ::agentspec_types::SecretField::encode_secret(
@@ -12480,12 +13566,19 @@ impl OAuthClientConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.client_secret != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.client_secret",
+                    sink,
+                    "client_secret",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.client_secret != default
+                    },
+                )
         {
             sink.key("client_secret");
             ::agentspec_types::SecretField::encode_secret(
@@ -12497,10 +13590,17 @@ impl OAuthClientConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.token_endpoint_auth_method != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.token_endpoint_auth_method",
+                    sink,
+                    "token_endpoint_auth_method",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.token_endpoint_auth_method != default
+                    },
+                )
         {
             sink.key("token_endpoint_auth_method");
             ::agentspec_types::codec::Encode::encode(
@@ -12510,12 +13610,19 @@ impl OAuthClientConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.client_id_metadata_url != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.client_id_metadata_url",
+                    sink,
+                    "client_id_metadata_url",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.client_id_metadata_url != default
+                    },
+                )
         {
             sink.key("client_id_metadata_url");
             ::agentspec_types::SecretField::encode_secret(
@@ -12527,10 +13634,17 @@ impl OAuthClientConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.registration_endpoint != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthClientConfig.registration_endpoint",
+                    sink,
+                    "registration_endpoint",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.registration_endpoint != default
+                    },
+                )
         {
             sink.key("registration_endpoint");
             ::agentspec_types::codec::Encode::encode(
@@ -12813,13 +13927,21 @@ impl OAuthConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OAuthConfig", sink);
         sink.key("component_type");
         sink.str("OAuthConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -12827,30 +13949,53 @@ impl OAuthConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
-                self.min_agentspec_version != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.min_agentspec_version",
+                    sink,
+                    "min_agentspec_version",
+                    {
+                        let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
+                        self.min_agentspec_version != default
+                    },
+                )
         {
             sink.key("min_agentspec_version");
             ::agentspec_types::codec::Encode::encode(
@@ -12860,19 +14005,33 @@ impl OAuthConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.issuer != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.issuer",
+                    sink,
+                    "issuer",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.issuer != default
+                    },
+                )
         {
             sink.key("issuer");
             ::agentspec_types::codec::Encode::encode(&self.issuer, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<OAuthEndpoints> = ::core::default::Default::default();
-                self.endpoints != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.endpoints",
+                    sink,
+                    "endpoints",
+                    {
+                        let default: ::std::option::Option<OAuthEndpoints> = ::core::default::Default::default();
+                        self.endpoints != default
+                    },
+                )
         {
             sink.key("endpoints");
             ::agentspec_types::codec::Encode::encode(&self.endpoints, sink, cx);
@@ -12882,37 +14041,65 @@ impl OAuthConfig {
         sink.key("redirect_uri");
         ::agentspec_types::codec::Encode::encode(&self.redirect_uri, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<OAuthConfigScopes> = ::core::default::Default::default();
-                self.scopes != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.scopes",
+                    sink,
+                    "scopes",
+                    {
+                        let default: ::std::option::Option<OAuthConfigScopes> = ::core::default::Default::default();
+                        self.scopes != default
+                    },
+                )
         {
             sink.key("scopes");
             ::agentspec_types::codec::Encode::encode(&self.scopes, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<ScopePolicy> = ::core::default::Default::default();
-                self.scope_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.scope_policy",
+                    sink,
+                    "scope_policy",
+                    {
+                        let default: ::std::option::Option<ScopePolicy> = ::core::default::Default::default();
+                        self.scope_policy != default
+                    },
+                )
         {
             sink.key("scope_policy");
             ::agentspec_types::codec::Encode::encode(&self.scope_policy, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<PKCEPolicy> = ::core::default::Default::default();
-                self.pkce != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.pkce",
+                    sink,
+                    "pkce",
+                    {
+                        let default: ::std::option::Option<PKCEPolicy> = ::core::default::Default::default();
+                        self.pkce != default
+                    },
+                )
         {
             sink.key("pkce");
             ::agentspec_types::codec::Encode::encode(&self.pkce, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.resource != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OAuthConfig.resource",
+                    sink,
+                    "resource",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.resource != default
+                    },
+                )
         {
             sink.key("resource");
             ::agentspec_types::codec::Encode::encode(&self.resource, sink, cx);
@@ -13163,6 +14350,7 @@ impl OciAgent {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciAgent", sink);
         sink.key("component_type");
         sink.str("OciAgent");
         sink.key("id");
@@ -13182,10 +14370,17 @@ impl OciAgent {
         sink.key("client_config");
         ::agentspec_types::codec::Encode::encode(&self.client_config, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OciAgent.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -13439,6 +14634,7 @@ impl OciClientConfigWithApiKey {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciClientConfigWithApiKey", sink);
         sink.key("component_type");
         sink.str("OciClientConfigWithApiKey");
         sink.key("id");
@@ -13679,6 +14875,7 @@ impl OciClientConfigWithInstancePrincipal {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciClientConfigWithInstancePrincipal", sink);
         sink.key("component_type");
         sink.str("OciClientConfigWithInstancePrincipal");
         sink.key("id");
@@ -13909,6 +15106,7 @@ impl OciClientConfigWithResourcePrincipal {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciClientConfigWithResourcePrincipal", sink);
         sink.key("component_type");
         sink.str("OciClientConfigWithResourcePrincipal");
         sink.key("id");
@@ -14177,6 +15375,7 @@ impl OciClientConfigWithSecurityToken {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciClientConfigWithSecurityToken", sink);
         sink.key("component_type");
         sink.str("OciClientConfigWithSecurityToken");
         sink.key("id");
@@ -14526,6 +15725,14 @@ impl OciGenAiConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OciGenAiConfig", sink);
+        cx.value_gate(
+            ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+            "OciGenAiConfig.provider",
+            sink,
+            "provider",
+            ::agentspec_types::codec::gates::holds(&self.provider, "XAI"),
+        );
         sink.key("component_type");
         sink.str("OciGenAiConfig");
         sink.key("id");
@@ -14545,30 +15752,51 @@ impl OciGenAiConfig {
             sink.str("oci");
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: OciAPIType = OciAPIType::Oci;
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OciGenAiConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OciAPIType = OciAPIType::Oci;
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::NEVER)
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.url != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::NEVER,
+                    "OciGenAiConfig.url",
+                    sink,
+                    "url",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.url != default
+                    },
+                )
         {
             sink.key("url");
             ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::NEVER)
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::NEVER,
+                    "OciGenAiConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -14586,10 +15814,17 @@ impl OciGenAiConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OciGenAiConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -14601,10 +15836,17 @@ impl OciGenAiConfig {
         sink.key("client_config");
         ::agentspec_types::codec::Encode::encode(&self.client_config, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.conversation_store_id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OciGenAiConfig.conversation_store_id",
+                    sink,
+                    "conversation_store_id",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.conversation_store_id != default
+                    },
+                )
         {
             sink.key("conversation_store_id");
             ::agentspec_types::codec::Encode::encode(
@@ -14904,6 +16146,7 @@ impl OllamaConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OllamaConfig", sink);
         sink.key("component_type");
         sink.str("OllamaConfig");
         sink.key("id");
@@ -14917,10 +16160,17 @@ impl OllamaConfig {
         sink.key("model_id");
         ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OllamaConfig.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
         {
             sink.key("provider");
             ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
@@ -14930,10 +16180,17 @@ impl OllamaConfig {
             sink.str("ollama");
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OllamaConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
@@ -14941,12 +16198,19 @@ impl OllamaConfig {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OllamaConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -14964,21 +16228,35 @@ impl OllamaConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OllamaConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.key_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OllamaConfig.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
         {
             sink.key("key_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -14990,12 +16268,19 @@ impl OllamaConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.cert_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OllamaConfig.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
         {
             sink.key("cert_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -15007,12 +16292,19 @@ impl OllamaConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.ca_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OllamaConfig.ca_file",
+                    sink,
+                    "ca_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.ca_file != default
+                    },
+                )
         {
             sink.key("ca_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -15332,6 +16624,7 @@ impl OpenAiCompatibleConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OpenAiCompatibleConfig", sink);
         sink.key("component_type");
         sink.str("OpenAiCompatibleConfig");
         sink.key("id");
@@ -15345,28 +16638,49 @@ impl OpenAiCompatibleConfig {
         sink.key("model_id");
         ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
         {
             sink.key("provider");
             ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.api_provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.api_provider",
+                    sink,
+                    "api_provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.api_provider != default
+                    },
+                )
         {
             sink.key("api_provider");
             ::agentspec_types::codec::Encode::encode(&self.api_provider, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OpenAiCompatibleConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
@@ -15374,12 +16688,19 @@ impl OpenAiCompatibleConfig {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OpenAiCompatibleConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -15397,21 +16718,35 @@ impl OpenAiCompatibleConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.key_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
         {
             sink.key("key_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -15423,12 +16758,19 @@ impl OpenAiCompatibleConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.cert_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
         {
             sink.key("cert_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -15440,12 +16782,19 @@ impl OpenAiCompatibleConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.ca_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiCompatibleConfig.ca_file",
+                    sink,
+                    "ca_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.ca_file != default
+                    },
+                )
         {
             sink.key("ca_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -15704,6 +17053,7 @@ impl OpenAiConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OpenAiConfig", sink);
         sink.key("component_type");
         sink.str("OpenAiConfig");
         sink.key("id");
@@ -15725,30 +17075,51 @@ impl OpenAiConfig {
             sink.str("openai");
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OpenAiConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::NEVER)
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.url != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::NEVER,
+                    "OpenAiConfig.url",
+                    sink,
+                    "url",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.url != default
+                    },
+                )
         {
             sink.key("url");
             ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "OpenAiConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -15766,10 +17137,17 @@ impl OpenAiConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OpenAiConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -16003,13 +17381,21 @@ impl OracleDatabaseDatastore {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OracleDatabaseDatastore", sink);
         sink.key("component_type");
         sink.str("OracleDatabaseDatastore");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseDatastore.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -16017,21 +17403,37 @@ impl OracleDatabaseDatastore {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseDatastore.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseDatastore.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -16304,6 +17706,7 @@ impl OutputMessageNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "OutputMessageNode", sink);
         sink.key("component_type");
         sink.str("OutputMessageNode");
         sink.key("id");
@@ -16547,13 +17950,21 @@ impl ParallelFlowNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ParallelFlowNode", sink);
         sink.key("component_type");
         sink.str("ParallelFlowNode");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -16561,61 +17972,105 @@ impl ParallelFlowNode {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
-                self.branches != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.branches",
+                    sink,
+                    "branches",
+                    {
+                        let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
+                        self.branches != default
+                    },
+                )
         {
             sink.key("branches");
             ::agentspec_types::codec::Encode::encode(&self.branches, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<::agentspec_types::RefOr<Flow>> = ::core::default::Default::default();
-                self.subflows != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelFlowNode.subflows",
+                    sink,
+                    "subflows",
+                    {
+                        let default: ::std::vec::Vec<::agentspec_types::RefOr<Flow>> = ::core::default::Default::default();
+                        self.subflows != default
+                    },
+                )
         {
             sink.key("subflows");
             ::agentspec_types::codec::Encode::encode(&self.subflows, sink, cx);
@@ -16979,13 +18434,21 @@ impl ParallelMapNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ParallelMapNode", sink);
         sink.key("component_type");
         sink.str("ParallelMapNode");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -16993,52 +18456,89 @@ impl ParallelMapNode {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
-                self.branches != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.branches",
+                    sink,
+                    "branches",
+                    {
+                        let default: ::std::vec::Vec<::std::string::String> = ::core::default::Default::default();
+                        self.branches != default
+                    },
+                )
         {
             sink.key("branches");
             ::agentspec_types::codec::Encode::encode(&self.branches, sink, cx);
@@ -17046,12 +18546,22 @@ impl ParallelMapNode {
         sink.key("subflow");
         ::agentspec_types::codec::Encode::encode(&self.subflow, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::IndexMap<::std::string::String, ReductionMethod>,
-                > = ::core::default::Default::default();
-                self.reducers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ParallelMapNode.reducers",
+                    sink,
+                    "reducers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::IndexMap<
+                                ::std::string::String,
+                                ReductionMethod,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.reducers != default
+                    },
+                )
         {
             sink.key("reducers");
             ::agentspec_types::codec::Encode::encode(&self.reducers, sink, cx);
@@ -17286,13 +18796,21 @@ impl PostgresDatabaseDatastore {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "PostgresDatabaseDatastore", sink);
         sink.key("component_type");
         sink.str("PostgresDatabaseDatastore");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseDatastore.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -17300,21 +18818,37 @@ impl PostgresDatabaseDatastore {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseDatastore.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseDatastore.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -17644,6 +19178,14 @@ impl RemoteTool {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "RemoteTool", sink);
+        cx.value_gate(
+            ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+            "RemoteTool.data",
+            sink,
+            "data",
+            ::agentspec_types::codec::gates::data_not_object(&self.data),
+        );
         sink.key("component_type");
         sink.str("RemoteTool");
         sink.key("id");
@@ -17659,10 +19201,17 @@ impl RemoteTool {
         sink.key("outputs");
         ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "RemoteTool.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -17684,12 +19233,19 @@ impl RemoteTool {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::agentspec_types::Sensitive<
-                    ::agentspec_types::JsonObject,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "RemoteTool.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::agentspec_types::Sensitive<
+                            ::agentspec_types::JsonObject,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -17701,21 +19257,35 @@ impl RemoteTool {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.url_allow_list != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTool.url_allow_list",
+                    sink,
+                    "url_allow_list",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.url_allow_list != default
+                    },
+                )
         {
             sink.key("url_allow_list");
             ::agentspec_types::codec::Encode::encode(&self.url_allow_list, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTool.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -17977,6 +19547,7 @@ impl SSETransport {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "SSETransport", sink);
         sink.key("component_type");
         sink.str("SSETransport");
         sink.key("id");
@@ -17992,12 +19563,19 @@ impl SSETransport {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<AuthConfig>,
-                > = ::core::default::Default::default();
-                self.auth != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "SSETransport.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
         {
             sink.key("auth");
             ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
@@ -18005,17 +19583,24 @@ impl SSETransport {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<
-                        ::agentspec_types::IndexMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SSETransport.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -18027,10 +19612,17 @@ impl SSETransport {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "SSETransport.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -18338,6 +19930,7 @@ impl SSEmTLSTransport {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "SSEmTLSTransport", sink);
         sink.key("component_type");
         sink.str("SSEmTLSTransport");
         sink.key("id");
@@ -18353,12 +19946,19 @@ impl SSEmTLSTransport {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<AuthConfig>,
-                > = ::core::default::Default::default();
-                self.auth != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "SSEmTLSTransport.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
         {
             sink.key("auth");
             ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
@@ -18366,17 +19966,24 @@ impl SSEmTLSTransport {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<
-                        ::agentspec_types::IndexMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SSEmTLSTransport.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -18388,10 +19995,17 @@ impl SSEmTLSTransport {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "SSEmTLSTransport.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -18624,6 +20238,7 @@ impl ServerTool {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ServerTool", sink);
         sink.key("component_type");
         sink.str("ServerTool");
         sink.key("id");
@@ -18639,10 +20254,17 @@ impl ServerTool {
         sink.key("outputs");
         ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: bool = false;
-                self.requires_confirmation != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ServerTool.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
         {
             sink.key("requires_confirmation");
             ::agentspec_types::codec::Encode::encode(
@@ -18903,13 +20525,21 @@ impl SpecializedAgent {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "SpecializedAgent", sink);
         sink.key("component_type");
         sink.str("SpecializedAgent");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SpecializedAgent.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -18917,43 +20547,73 @@ impl SpecializedAgent {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SpecializedAgent.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SpecializedAgent.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SpecializedAgent.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "SpecializedAgent.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
@@ -19231,6 +20891,7 @@ impl StartNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "StartNode", sink);
         sink.key("component_type");
         sink.str("StartNode");
         sink.key("id");
@@ -19478,6 +21139,7 @@ impl StdioTransport {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "StdioTransport", sink);
         sink.key("component_type");
         sink.str("StdioTransport");
         sink.key("id");
@@ -19763,6 +21425,7 @@ impl StreamableHTTPTransport {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "StreamableHTTPTransport", sink);
         sink.key("component_type");
         sink.str("StreamableHTTPTransport");
         sink.key("id");
@@ -19778,12 +21441,19 @@ impl StreamableHTTPTransport {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<AuthConfig>,
-                > = ::core::default::Default::default();
-                self.auth != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "StreamableHTTPTransport.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
         {
             sink.key("auth");
             ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
@@ -19791,17 +21461,24 @@ impl StreamableHTTPTransport {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<
-                        ::agentspec_types::IndexMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "StreamableHTTPTransport.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -19813,10 +21490,17 @@ impl StreamableHTTPTransport {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "StreamableHTTPTransport.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -20151,6 +21835,7 @@ impl StreamableHTTPmTLSTransport {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "StreamableHTTPmTLSTransport", sink);
         sink.key("component_type");
         sink.str("StreamableHTTPmTLSTransport");
         sink.key("id");
@@ -20166,12 +21851,19 @@ impl StreamableHTTPmTLSTransport {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::RefOr<AuthConfig>,
-                > = ::core::default::Default::default();
-                self.auth != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "StreamableHTTPmTLSTransport.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
         {
             sink.key("auth");
             ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
@@ -20179,17 +21871,24 @@ impl StreamableHTTPmTLSTransport {
         sink.key("headers");
         ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<
-                        ::agentspec_types::IndexMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = ::core::default::Default::default();
-                self.sensitive_headers != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "StreamableHTTPmTLSTransport.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
         {
             sink.key("sensitive_headers");
             ::agentspec_types::SecretField::encode_secret(
@@ -20201,10 +21900,17 @@ impl StreamableHTTPmTLSTransport {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "StreamableHTTPmTLSTransport.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
@@ -20496,13 +22202,21 @@ impl Swarm {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "Swarm", sink);
         sink.key("component_type");
         sink.str("Swarm");
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -20510,43 +22224,73 @@ impl Swarm {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.inputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.inputs",
+                    sink,
+                    "inputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.inputs != default
+                    },
+                )
         {
             sink.key("inputs");
             ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::std::vec::Vec<::agentspec_types::JsonObject>,
-                > = ::core::default::Default::default();
-                self.outputs != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.outputs",
+                    sink,
+                    "outputs",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<::agentspec_types::JsonObject>,
+                        > = ::core::default::Default::default();
+                        self.outputs != default
+                    },
+                )
         {
             sink.key("outputs");
             ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
@@ -20556,12 +22300,19 @@ impl Swarm {
         sink.key("relationships");
         ::agentspec_types::codec::Encode::encode(&self.relationships, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: SwarmHandoff = SwarmHandoff::HandoffMode(
-                    HandoffMode::Optional,
-                );
-                self.handoff != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "Swarm.handoff",
+                    sink,
+                    "handoff",
+                    {
+                        let default: SwarmHandoff = SwarmHandoff::HandoffMode(
+                            HandoffMode::Optional,
+                        );
+                        self.handoff != default
+                    },
+                )
         {
             sink.key("handoff");
             ::agentspec_types::codec::Encode::encode(&self.handoff, sink, cx);
@@ -20818,13 +22569,21 @@ impl TlsOracleDatabaseConnectionConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "TlsOracleDatabaseConnectionConfig", sink);
         sink.key("component_type");
         sink.str("TlsOracleDatabaseConnectionConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsOracleDatabaseConnectionConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -20832,21 +22591,37 @@ impl TlsOracleDatabaseConnectionConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsOracleDatabaseConnectionConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsOracleDatabaseConnectionConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -20876,19 +22651,33 @@ impl TlsOracleDatabaseConnectionConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.config_dir != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsOracleDatabaseConnectionConfig.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
         {
             sink.key("config_dir");
             ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: TlsOracleDatabaseConnectionConfigProtocol = TlsOracleDatabaseConnectionConfigProtocol::Tcps;
-                self.protocol != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsOracleDatabaseConnectionConfig.protocol",
+                    sink,
+                    "protocol",
+                    {
+                        let default: TlsOracleDatabaseConnectionConfigProtocol = TlsOracleDatabaseConnectionConfigProtocol::Tcps;
+                        self.protocol != default
+                    },
+                )
         {
             sink.key("protocol");
             ::agentspec_types::codec::Encode::encode(&self.protocol, sink, cx);
@@ -21179,13 +22968,21 @@ impl TlsPostgresDatabaseConnectionConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "TlsPostgresDatabaseConnectionConfig", sink);
         sink.key("component_type");
         sink.str("TlsPostgresDatabaseConnectionConfig");
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
-                self.id != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
         {
             sink.key("id");
             ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
@@ -21193,21 +22990,37 @@ impl TlsPostgresDatabaseConnectionConfig {
         sink.key("name");
         ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.description != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
         {
             sink.key("description");
             ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::agentspec_types::JsonObject> = ::std::option::Option::Some(
-                    ::core::default::Default::default(),
-                );
-                self.metadata != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
         {
             sink.key("metadata");
             ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
@@ -21231,30 +23044,51 @@ impl TlsPostgresDatabaseConnectionConfig {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: TlsPostgresDatabaseConnectionConfigSslmode = TlsPostgresDatabaseConnectionConfigSslmode::Require;
-                self.sslmode != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.sslmode",
+                    sink,
+                    "sslmode",
+                    {
+                        let default: TlsPostgresDatabaseConnectionConfigSslmode = TlsPostgresDatabaseConnectionConfigSslmode::Require;
+                        self.sslmode != default
+                    },
+                )
         {
             sink.key("sslmode");
             ::agentspec_types::codec::Encode::encode(&self.sslmode, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.sslcert != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.sslcert",
+                    sink,
+                    "sslcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcert != default
+                    },
+                )
         {
             sink.key("sslcert");
             ::agentspec_types::codec::Encode::encode(&self.sslcert, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.sslkey != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.sslkey",
+                    sink,
+                    "sslkey",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.sslkey != default
+                    },
+                )
         {
             sink.key("sslkey");
             ::agentspec_types::SecretField::encode_secret(
@@ -21266,19 +23100,33 @@ impl TlsPostgresDatabaseConnectionConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.sslrootcert != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.sslrootcert",
+                    sink,
+                    "sslrootcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslrootcert != default
+                    },
+                )
         {
             sink.key("sslrootcert");
             ::agentspec_types::codec::Encode::encode(&self.sslrootcert, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.sslcrl != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "TlsPostgresDatabaseConnectionConfig.sslcrl",
+                    sink,
+                    "sslcrl",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcrl != default
+                    },
+                )
         {
             sink.key("sslcrl");
             ::agentspec_types::codec::Encode::encode(&self.sslcrl, sink, cx);
@@ -21546,6 +23394,7 @@ impl ToolNode {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "ToolNode", sink);
         sink.key("component_type");
         sink.str("ToolNode");
         sink.key("id");
@@ -21855,6 +23704,7 @@ impl VllmConfig {
         sink: &mut dyn ::agentspec_types::Sink,
         cx: &::agentspec_types::codec::Encoder,
     ) {
+        cx.component(Self::SINCE, "VllmConfig", sink);
         sink.key("component_type");
         sink.str("VllmConfig");
         sink.key("id");
@@ -21868,10 +23718,17 @@ impl VllmConfig {
         sink.key("model_id");
         ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
-                self.provider != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "VllmConfig.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
         {
             sink.key("provider");
             ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
@@ -21881,10 +23738,17 @@ impl VllmConfig {
             sink.str("vllm");
         }
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
-                self.api_type != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "VllmConfig.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
         {
             sink.key("api_type");
             ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
@@ -21892,12 +23756,19 @@ impl VllmConfig {
         sink.key("url");
         ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
         if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.api_key != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "VllmConfig.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
         {
             sink.key("api_key");
             ::agentspec_types::SecretField::encode_secret(
@@ -21915,21 +23786,35 @@ impl VllmConfig {
             cx,
         );
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
-                self.retry_policy != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "VllmConfig.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
         {
             sink.key("retry_policy");
             ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.key_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "VllmConfig.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
         {
             sink.key("key_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -21941,12 +23826,19 @@ impl VllmConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.cert_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "VllmConfig.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
         {
             sink.key("cert_file");
             ::agentspec_types::SecretField::encode_secret(
@@ -21958,12 +23850,19 @@ impl VllmConfig {
             );
         }
         if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
-            || {
-                let default: ::std::option::Option<
-                    ::agentspec_types::Sensitive<::std::string::String>,
-                > = ::core::default::Default::default();
-                self.ca_file != default
-            }
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "VllmConfig.ca_file",
+                    sink,
+                    "ca_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.ca_file != default
+                    },
+                )
         {
             sink.key("ca_file");
             ::agentspec_types::SecretField::encode_secret(

@@ -1,0 +1,62 @@
+//! Versions: every corpus document was written by pyagentspec at its minimum version; it
+//! writes at that version and every newer one, and an older one fails with the reason.
+
+use agentspec_tests::fixtures;
+use agentspec_types::{Component, Document, Version};
+
+#[test]
+fn every_corpus_document_declares_its_minimum_version() {
+    let known: &[Version] = <Component as agentspec_types::codec::ComponentSet>::VERSIONS;
+    let mut checked = 0;
+    let mut refused = 0;
+    for path in fixtures("generated", "json") {
+        let Ok(doc) = Document::from_path(&path) else {
+            continue;
+        };
+        let name = path.display().to_string();
+        let declared = doc.agentspec_version();
+        assert_eq!(doc.min_version().0, declared, "{name}");
+        for &version in known {
+            let attempt = doc.clone().with_version(version);
+            if version >= declared {
+                let written = attempt
+                    .unwrap_or_else(|e| panic!("{name} at {version}: {e}"))
+                    .to_json_pretty();
+                let again = Document::from_json_str(&written)
+                    .unwrap_or_else(|e| panic!("{name} at {version} reloads: {e}"));
+                assert_eq!(again.agentspec_version(), version);
+            } else {
+                let err = attempt
+                    .err()
+                    .unwrap_or_else(|| panic!("{name} at {version} must fail"));
+                assert_eq!(err.diagnostics[0].code, "version-too-old");
+                assert!(
+                    err.diagnostics[0]
+                        .message
+                        .contains(&format!("which needs {declared}")),
+                    "{}",
+                    err.diagnostics[0].message
+                );
+                refused += 1;
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 45);
+    assert!(refused >= 25, "{refused}");
+}
+
+#[test]
+fn explains_what_needs_the_version() {
+    let path = agentspec_tests::fixture("generated/agent_with_summarization_transforms.json");
+    let (version, need) = Document::from_path(path).unwrap().min_version();
+    let need = need.unwrap();
+    assert_eq!(
+        (version, need.what, need.pointer.as_deref()),
+        (
+            Version::new(26, 1, 2),
+            "Agent.transforms",
+            Some("/transforms")
+        )
+    );
+}
