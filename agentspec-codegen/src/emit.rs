@@ -364,7 +364,13 @@ impl Emitter<'_> {
                 }
                 None => quote! { cx.field(&mut #slot, entry.value, &path.key(#json)) },
             };
-            code.arms.push(quote! { #json => #decode, });
+            if f.since > self.model.versions[0] {
+                let since = version_tokens(rt, f.since);
+                let what = format!("{owner}.{json}");
+                code.arms.push(quote! { #json => { cx.newer_field(#since, #what, entry.key_offset, path, #json); #decode } });
+            } else {
+                code.arms.push(quote! { #json => #decode, });
+            }
             code.known.push(json.to_owned());
             let value = match self.missing_expr(f, owner)? {
                 None => quote! { cx.required(#slot, #json, #owner, offset, path) },

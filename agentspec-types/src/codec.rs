@@ -194,6 +194,8 @@ pub struct Decoder {
     pub(crate) eager_pointers: bool,
     /// The known Agent Spec versions.
     pub(crate) versions: &'static [Version],
+    /// The version the document declares, once read.
+    pub(crate) version: Option<Version>,
     /// Values of sensitive fields, by placeholder (`<id>.<field>`), when supplied.
     pub(crate) values: Option<serde_json::Map<String, serde_json::Value>>,
     /// Placeholders read: (placeholder, offset of the placeholder object, pointer, supplied).
@@ -490,6 +492,27 @@ impl Decoder {
             family: T::FAMILY,
             members: T::MEMBERS,
         });
+    }
+
+    /// A field that exists from `since`, found in the document: a warning when the document
+    /// declares an older version.
+    pub fn newer_field(
+        &mut self,
+        since: Version,
+        what: &str,
+        key_offset: u32,
+        path: &Path<'_>,
+        key: &str,
+    ) {
+        if let Some(version) = self.version
+            && since > version
+            && since != Version::NEVER
+        {
+            let message = format!(
+                "`{what}` exists from Agent Spec {since} and the document declares {version}: a value other than the default is kept and written (the document then needs {since}), the default is left out"
+            );
+            self.warning("newer-field", message, &path.key(key), key_offset);
+        }
     }
 
     /// Records a component body read at `offset`.

@@ -789,6 +789,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
         });
     };
     let version = root_version::<C>(&mut entries, offset, &mut cx, base);
+    cx.version = version;
     let root = if entries.iter().any(|e| e.key == "$component_ref") {
         cx.error("unsupported", "a document whose root is a `$component_ref` is not supported yet; put the component itself at the root", &root_path, offset);
         None

@@ -1052,9 +1052,23 @@ impl ::agentspec_types::codec::Decode for A2ASessionParameters {
         for entry in entries {
             match entry.key.as_str() {
                 "timeout" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2ASessionParameters.timeout",
+                        entry.key_offset,
+                        path,
+                        "timeout",
+                    );
                     cx.field(&mut slot_timeout, entry.value, &path.key("timeout"))
                 }
                 "poll_interval" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2ASessionParameters.poll_interval",
+                        entry.key_offset,
+                        path,
+                        "poll_interval",
+                    );
                     cx.field(
                         &mut slot_poll_interval,
                         entry.value,
@@ -1062,6 +1076,13 @@ impl ::agentspec_types::codec::Decode for A2ASessionParameters {
                     )
                 }
                 "max_retries" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2ASessionParameters.max_retries",
+                        entry.key_offset,
+                        path,
+                        "max_retries",
+                    );
                     cx.field(
                         &mut slot_max_retries,
                         entry.value,
@@ -1297,6 +1318,13 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
         for entry in entries {
             match entry.key.as_str() {
                 "authorization_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthEndpoints.authorization_endpoint",
+                        entry.key_offset,
+                        path,
+                        "authorization_endpoint",
+                    );
                     cx.field(
                         &mut slot_authorization_endpoint,
                         entry.value,
@@ -1304,6 +1332,13 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "token_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthEndpoints.token_endpoint",
+                        entry.key_offset,
+                        path,
+                        "token_endpoint",
+                    );
                     cx.field(
                         &mut slot_token_endpoint,
                         entry.value,
@@ -1311,6 +1346,13 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "refresh_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthEndpoints.refresh_endpoint",
+                        entry.key_offset,
+                        path,
+                        "refresh_endpoint",
+                    );
                     cx.field(
                         &mut slot_refresh_endpoint,
                         entry.value,
@@ -1318,6 +1360,13 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "revocation_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthEndpoints.revocation_endpoint",
+                        entry.key_offset,
+                        path,
+                        "revocation_endpoint",
+                    );
                     cx.field(
                         &mut slot_revocation_endpoint,
                         entry.value,
@@ -1325,6 +1374,13 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "userinfo_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthEndpoints.userinfo_endpoint",
+                        entry.key_offset,
+                        path,
+                        "userinfo_endpoint",
+                    );
                     cx.field(
                         &mut slot_userinfo_endpoint,
                         entry.value,
@@ -1482,9 +1538,25 @@ impl ::agentspec_types::codec::Decode for PKCEPolicy {
         for entry in entries {
             match entry.key.as_str() {
                 "required" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PKCEPolicy.required",
+                        entry.key_offset,
+                        path,
+                        "required",
+                    );
                     cx.field(&mut slot_required, entry.value, &path.key("required"))
                 }
-                "method" => cx.field(&mut slot_method, entry.value, &path.key("method")),
+                "method" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PKCEPolicy.method",
+                        entry.key_offset,
+                        path,
+                        "method",
+                    );
+                    cx.field(&mut slot_method, entry.value, &path.key("method"))
+                }
                 _ => {
                     cx.unknown_field(&entry, "PKCEPolicy", &["required", "method"], path)
                 }
@@ -1608,6 +1680,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
         for entry in entries {
             match entry.key.as_str() {
                 "max_attempts" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.max_attempts",
+                        entry.key_offset,
+                        path,
+                        "max_attempts",
+                    );
                     cx.field_min(
                         &mut slot_max_attempts,
                         entry.value,
@@ -1617,6 +1696,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "request_timeout" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.request_timeout",
+                        entry.key_offset,
+                        path,
+                        "request_timeout",
+                    );
                     cx.field_min(
                         &mut slot_request_timeout,
                         entry.value,
@@ -1626,6 +1712,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "initial_retry_delay" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.initial_retry_delay",
+                        entry.key_offset,
+                        path,
+                        "initial_retry_delay",
+                    );
                     cx.field_min(
                         &mut slot_initial_retry_delay,
                         entry.value,
@@ -1635,6 +1728,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "max_retry_delay" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.max_retry_delay",
+                        entry.key_offset,
+                        path,
+                        "max_retry_delay",
+                    );
                     cx.field_min(
                         &mut slot_max_retry_delay,
                         entry.value,
@@ -1644,6 +1744,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "backoff_factor" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.backoff_factor",
+                        entry.key_offset,
+                        path,
+                        "backoff_factor",
+                    );
                     cx.field_min(
                         &mut slot_backoff_factor,
                         entry.value,
@@ -1652,8 +1759,24 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                         false,
                     )
                 }
-                "jitter" => cx.field(&mut slot_jitter, entry.value, &path.key("jitter")),
+                "jitter" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.jitter",
+                        entry.key_offset,
+                        path,
+                        "jitter",
+                    );
+                    cx.field(&mut slot_jitter, entry.value, &path.key("jitter"))
+                }
                 "service_error_retry_on_any_5xx" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.service_error_retry_on_any_5xx",
+                        entry.key_offset,
+                        path,
+                        "service_error_retry_on_any_5xx",
+                    );
                     cx.field(
                         &mut slot_service_error_retry_on_any_5xx,
                         entry.value,
@@ -1661,6 +1784,13 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "recoverable_statuses" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RetryPolicy.recoverable_statuses",
+                        entry.key_offset,
+                        path,
+                        "recoverable_statuses",
+                    );
                     cx.field(
                         &mut slot_recoverable_statuses,
                         entry.value,
@@ -2377,9 +2507,34 @@ impl A2AAgent {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -2387,16 +2542,53 @@ impl A2AAgent {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "agent_url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.agent_url",
+                        entry.key_offset,
+                        path,
+                        "agent_url",
+                    );
                     cx.field(&mut slot_agent_url, entry.value, &path.key("agent_url"))
                 }
                 "connection_config" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.connection_config",
+                        entry.key_offset,
+                        path,
+                        "connection_config",
+                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -2404,6 +2596,13 @@ impl A2AAgent {
                     )
                 }
                 "session_parameters" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.session_parameters",
+                        entry.key_offset,
+                        path,
+                        "session_parameters",
+                    );
                     cx.field(
                         &mut slot_session_parameters,
                         entry.value,
@@ -2411,6 +2610,13 @@ impl A2AAgent {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AAgent.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -2751,9 +2957,34 @@ impl A2AConnectionConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -2761,22 +2992,73 @@ impl A2AConnectionConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "timeout" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.timeout",
+                        entry.key_offset,
+                        path,
+                        "timeout",
+                    );
                     cx.field(&mut slot_timeout, entry.value, &path.key("timeout"))
                 }
                 "headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.headers",
+                        entry.key_offset,
+                        path,
+                        "headers",
+                    );
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
-                "verify" => cx.field(&mut slot_verify, entry.value, &path.key("verify")),
+                "verify" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.verify",
+                        entry.key_offset,
+                        path,
+                        "verify",
+                    );
+                    cx.field(&mut slot_verify, entry.value, &path.key("verify"))
+                }
                 "key_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.key_file",
+                        entry.key_offset,
+                        path,
+                        "key_file",
+                    );
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.cert_file",
+                        entry.key_offset,
+                        path,
+                        "cert_file",
+                    );
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ssl_ca_cert" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.ssl_ca_cert",
+                        entry.key_offset,
+                        path,
+                        "ssl_ca_cert",
+                    );
                     cx.field(
                         &mut slot_ssl_ca_cert,
                         entry.value,
@@ -2784,6 +3066,13 @@ impl A2AConnectionConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "A2AConnectionConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -2791,6 +3080,13 @@ impl A2AConnectionConfig {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "A2AConnectionConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -3242,9 +3538,23 @@ impl Agent {
                 }
                 "tools" => cx.field(&mut slot_tools, entry.value, &path.key("tools")),
                 "toolboxes" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Agent.toolboxes",
+                        entry.key_offset,
+                        path,
+                        "toolboxes",
+                    );
                     cx.field(&mut slot_toolboxes, entry.value, &path.key("toolboxes"))
                 }
                 "human_in_the_loop" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Agent.human_in_the_loop",
+                        entry.key_offset,
+                        path,
+                        "human_in_the_loop",
+                    );
                     cx.field(
                         &mut slot_human_in_the_loop,
                         entry.value,
@@ -3252,6 +3562,13 @@ impl Agent {
                     )
                 }
                 "transforms" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "Agent.transforms",
+                        entry.key_offset,
+                        path,
+                        "transforms",
+                    );
                     cx.field(&mut slot_transforms, entry.value, &path.key("transforms"))
                 }
                 "$referenced_components" => {
@@ -3833,9 +4150,34 @@ impl AgentSpecializationParameters {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -3843,13 +4185,43 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "additional_instructions" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.additional_instructions",
+                        entry.key_offset,
+                        path,
+                        "additional_instructions",
+                    );
                     cx.field(
                         &mut slot_additional_instructions,
                         entry.value,
@@ -3857,6 +4229,13 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "additional_tools" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.additional_tools",
+                        entry.key_offset,
+                        path,
+                        "additional_tools",
+                    );
                     cx.field(
                         &mut slot_additional_tools,
                         entry.value,
@@ -3864,6 +4243,13 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "human_in_the_loop" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.human_in_the_loop",
+                        entry.key_offset,
+                        path,
+                        "human_in_the_loop",
+                    );
                     cx.field(
                         &mut slot_human_in_the_loop,
                         entry.value,
@@ -3871,6 +4257,13 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AgentSpecializationParameters.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -4381,6 +4774,13 @@ impl ApiNode {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ApiNode.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -4388,6 +4788,13 @@ impl ApiNode {
                     )
                 }
                 "url_allow_list" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ApiNode.url_allow_list",
+                        entry.key_offset,
+                        path,
+                        "url_allow_list",
+                    );
                     cx.field(
                         &mut slot_url_allow_list,
                         entry.value,
@@ -4395,6 +4802,13 @@ impl ApiNode {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ApiNode.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -5050,9 +5464,34 @@ impl BuiltinTool {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -5060,13 +5499,43 @@ impl BuiltinTool {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -5074,9 +5543,23 @@ impl BuiltinTool {
                     )
                 }
                 "tool_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.tool_type",
+                        entry.key_offset,
+                        path,
+                        "tool_type",
+                    );
                     cx.field(&mut slot_tool_type, entry.value, &path.key("tool_type"))
                 }
                 "configuration" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.configuration",
+                        entry.key_offset,
+                        path,
+                        "configuration",
+                    );
                     cx.field(
                         &mut slot_configuration,
                         entry.value,
@@ -5084,6 +5567,13 @@ impl BuiltinTool {
                     )
                 }
                 "executor_name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.executor_name",
+                        entry.key_offset,
+                        path,
+                        "executor_name",
+                    );
                     cx.field(
                         &mut slot_executor_name,
                         entry.value,
@@ -5091,6 +5581,13 @@ impl BuiltinTool {
                     )
                 }
                 "tool_version" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.tool_version",
+                        entry.key_offset,
+                        path,
+                        "tool_version",
+                    );
                     cx.field(
                         &mut slot_tool_version,
                         entry.value,
@@ -5098,6 +5595,13 @@ impl BuiltinTool {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "BuiltinTool.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -5489,9 +5993,34 @@ impl CatchExceptionNode {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -5499,19 +6028,63 @@ impl CatchExceptionNode {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.branches",
+                        entry.key_offset,
+                        path,
+                        "branches",
+                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflow" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.subflow",
+                        entry.key_offset,
+                        path,
+                        "subflow",
+                    );
                     cx.field(&mut slot_subflow, entry.value, &path.key("subflow"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "CatchExceptionNode.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -5823,6 +6396,13 @@ impl ClientTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ClientTool.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -6324,9 +6904,34 @@ impl ConversationSummarizationTransform {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -6334,10 +6939,33 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "llm" => cx.field(&mut slot_llm, entry.value, &path.key("llm")),
+                "llm" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.llm",
+                        entry.key_offset,
+                        path,
+                        "llm",
+                    );
+                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
+                }
                 "max_num_messages" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.max_num_messages",
+                        entry.key_offset,
+                        path,
+                        "max_num_messages",
+                    );
                     cx.field_min(
                         &mut slot_max_num_messages,
                         entry.value,
@@ -6347,6 +6975,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_num_characters" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.max_num_characters",
+                        entry.key_offset,
+                        path,
+                        "max_num_characters",
+                    );
                     cx.field_min(
                         &mut slot_max_num_characters,
                         entry.value,
@@ -6356,6 +6991,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "min_num_messages" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.min_num_messages",
+                        entry.key_offset,
+                        path,
+                        "min_num_messages",
+                    );
                     cx.field_min(
                         &mut slot_min_num_messages,
                         entry.value,
@@ -6365,6 +7007,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "summarization_instructions" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.summarization_instructions",
+                        entry.key_offset,
+                        path,
+                        "summarization_instructions",
+                    );
                     cx.field(
                         &mut slot_summarization_instructions,
                         entry.value,
@@ -6372,6 +7021,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "summarized_conversation_template" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.summarized_conversation_template",
+                        entry.key_offset,
+                        path,
+                        "summarized_conversation_template",
+                    );
                     cx.field(
                         &mut slot_summarized_conversation_template,
                         entry.value,
@@ -6379,6 +7035,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_cache_size" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.max_cache_size",
+                        entry.key_offset,
+                        path,
+                        "max_cache_size",
+                    );
                     cx.field_min(
                         &mut slot_max_cache_size,
                         entry.value,
@@ -6388,6 +7051,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_cache_lifetime" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.max_cache_lifetime",
+                        entry.key_offset,
+                        path,
+                        "max_cache_lifetime",
+                    );
                     cx.field_min(
                         &mut slot_max_cache_lifetime,
                         entry.value,
@@ -6397,6 +7067,13 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "cache_collection_name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.cache_collection_name",
+                        entry.key_offset,
+                        path,
+                        "cache_collection_name",
+                    );
                     cx.field(
                         &mut slot_cache_collection_name,
                         entry.value,
@@ -6404,9 +7081,23 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "datastore" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.datastore",
+                        entry.key_offset,
+                        path,
+                        "datastore",
+                    );
                     cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ConversationSummarizationTransform.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -8273,9 +8964,34 @@ impl GeminiAIStudioAuthConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -8283,12 +8999,33 @@ impl GeminiAIStudioAuthConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAIStudioAuthConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -8581,9 +9318,34 @@ impl GeminiConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -8591,13 +9353,34 @@ impl GeminiConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "model_id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.model_id",
+                        entry.key_offset,
+                        path,
+                        "model_id",
+                    );
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => cx.constant(entry.value, "google", &path.key("provider")),
                 "api_provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.api_provider",
+                        entry.key_offset,
+                        path,
+                        "api_provider",
+                    );
                     cx.field(
                         &mut slot_api_provider,
                         entry.value,
@@ -8605,13 +9388,43 @@ impl GeminiConfig {
                     )
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
-                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::NEVER,
+                        "GeminiConfig.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.default_generation_parameters",
+                        entry.key_offset,
+                        path,
+                        "default_generation_parameters",
+                    );
                     cx.field(
                         &mut slot_default_generation_parameters,
                         entry.value,
@@ -8619,14 +9432,37 @@ impl GeminiConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
                         &path.key("retry_policy"),
                     )
                 }
-                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -8998,9 +9834,34 @@ impl GeminiVertexAIAuthConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9008,15 +9869,43 @@ impl GeminiVertexAIAuthConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "project_id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.project_id",
+                        entry.key_offset,
+                        path,
+                        "project_id",
+                    );
                     cx.field(&mut slot_project_id, entry.value, &path.key("project_id"))
                 }
                 "location" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.location",
+                        entry.key_offset,
+                        path,
+                        "location",
+                    );
                     cx.field(&mut slot_location, entry.value, &path.key("location"))
                 }
                 "credentials" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.credentials",
+                        entry.key_offset,
+                        path,
+                        "credentials",
+                    );
                     cx.field(
                         &mut slot_credentials,
                         entry.value,
@@ -9024,6 +9913,13 @@ impl GeminiVertexAIAuthConfig {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiVertexAIAuthConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -9327,9 +10223,34 @@ impl InMemoryCollectionDatastore {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9337,9 +10258,23 @@ impl InMemoryCollectionDatastore {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.datastore_schema",
+                        entry.key_offset,
+                        path,
+                        "datastore_schema",
+                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -9347,6 +10282,13 @@ impl InMemoryCollectionDatastore {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "InMemoryCollectionDatastore.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -9914,9 +10856,34 @@ impl LlmConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9924,15 +10891,43 @@ impl LlmConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "model_id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.model_id",
+                        entry.key_offset,
+                        path,
+                        "model_id",
+                    );
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.provider",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                    );
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.api_provider",
+                        entry.key_offset,
+                        path,
+                        "api_provider",
+                    );
                     cx.field(
                         &mut slot_api_provider,
                         entry.value,
@@ -9940,13 +10935,43 @@ impl LlmConfig {
                     )
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
-                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.default_generation_parameters",
+                        entry.key_offset,
+                        path,
+                        "default_generation_parameters",
+                    );
                     cx.field(
                         &mut slot_default_generation_parameters,
                         entry.value,
@@ -9954,6 +10979,13 @@ impl LlmConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -9961,6 +10993,13 @@ impl LlmConfig {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "LlmConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -10672,6 +11711,13 @@ impl MCPTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPTool.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -10912,9 +11958,34 @@ impl MCPToolBox {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -10922,9 +11993,23 @@ impl MCPToolBox {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MCPToolBox.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -10932,6 +12017,13 @@ impl MCPToolBox {
                     )
                 }
                 "client_transport" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.client_transport",
+                        entry.key_offset,
+                        path,
+                        "client_transport",
+                    );
                     cx.field(
                         &mut slot_client_transport,
                         entry.value,
@@ -10939,6 +12031,13 @@ impl MCPToolBox {
                     )
                 }
                 "tool_filter" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.tool_filter",
+                        entry.key_offset,
+                        path,
+                        "tool_filter",
+                    );
                     cx.field(
                         &mut slot_tool_filter,
                         entry.value,
@@ -10946,6 +12045,13 @@ impl MCPToolBox {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolBox.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -11232,9 +12338,34 @@ impl MCPToolSpec {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -11242,13 +12373,43 @@ impl MCPToolSpec {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -11256,6 +12417,13 @@ impl MCPToolSpec {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "MCPToolSpec.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -11570,9 +12738,34 @@ impl MTlsOracleDatabaseConnectionConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -11580,20 +12773,73 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
                 "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
+                "dsn" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.dsn",
+                        entry.key_offset,
+                        path,
+                        "dsn",
+                    );
+                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
+                }
                 "config_dir" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.config_dir",
+                        entry.key_offset,
+                        path,
+                        "config_dir",
+                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "protocol" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.protocol",
+                        entry.key_offset,
+                        path,
+                        "protocol",
+                    );
                     cx.field(&mut slot_protocol, entry.value, &path.key("protocol"))
                 }
                 "wallet_location" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.wallet_location",
+                        entry.key_offset,
+                        path,
+                        "wallet_location",
+                    );
                     cx.field(
                         &mut slot_wallet_location,
                         entry.value,
@@ -11601,6 +12847,13 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "wallet_password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.wallet_password",
+                        entry.key_offset,
+                        path,
+                        "wallet_password",
+                    );
                     cx.field(
                         &mut slot_wallet_password,
                         entry.value,
@@ -11608,6 +12861,13 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MTlsOracleDatabaseConnectionConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -12013,9 +13273,34 @@ impl ManagerWorkers {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -12023,13 +13308,43 @@ impl ManagerWorkers {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "group_manager" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.group_manager",
+                        entry.key_offset,
+                        path,
+                        "group_manager",
+                    );
                     cx.field(
                         &mut slot_group_manager,
                         entry.value,
@@ -12037,9 +13352,23 @@ impl ManagerWorkers {
                     )
                 }
                 "workers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.workers",
+                        entry.key_offset,
+                        path,
+                        "workers",
+                    );
                     cx.field(&mut slot_workers, entry.value, &path.key("workers"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ManagerWorkers.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -12862,9 +14191,34 @@ impl MessageSummarizationTransform {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -12872,10 +14226,33 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "llm" => cx.field(&mut slot_llm, entry.value, &path.key("llm")),
+                "llm" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.llm",
+                        entry.key_offset,
+                        path,
+                        "llm",
+                    );
+                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
+                }
                 "max_message_size" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.max_message_size",
+                        entry.key_offset,
+                        path,
+                        "max_message_size",
+                    );
                     cx.field(
                         &mut slot_max_message_size,
                         entry.value,
@@ -12883,6 +14260,13 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "summarization_instructions" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.summarization_instructions",
+                        entry.key_offset,
+                        path,
+                        "summarization_instructions",
+                    );
                     cx.field(
                         &mut slot_summarization_instructions,
                         entry.value,
@@ -12890,6 +14274,13 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "summarized_message_template" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.summarized_message_template",
+                        entry.key_offset,
+                        path,
+                        "summarized_message_template",
+                    );
                     cx.field(
                         &mut slot_summarized_message_template,
                         entry.value,
@@ -12897,6 +14288,13 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "max_cache_size" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.max_cache_size",
+                        entry.key_offset,
+                        path,
+                        "max_cache_size",
+                    );
                     cx.field(
                         &mut slot_max_cache_size,
                         entry.value,
@@ -12904,6 +14302,13 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "max_cache_lifetime" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.max_cache_lifetime",
+                        entry.key_offset,
+                        path,
+                        "max_cache_lifetime",
+                    );
                     cx.field(
                         &mut slot_max_cache_lifetime,
                         entry.value,
@@ -12911,6 +14316,13 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "cache_collection_name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.cache_collection_name",
+                        entry.key_offset,
+                        path,
+                        "cache_collection_name",
+                    );
                     cx.field(
                         &mut slot_cache_collection_name,
                         entry.value,
@@ -12918,9 +14330,23 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "datastore" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.datastore",
+                        entry.key_offset,
+                        path,
+                        "datastore",
+                    );
                     cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageSummarizationTransform.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -13355,9 +14781,34 @@ impl OAuthClientConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -13365,20 +14816,57 @@ impl OAuthClientConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "min_agentspec_version" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.min_agentspec_version",
+                        entry.key_offset,
+                        path,
+                        "min_agentspec_version",
+                    );
                     cx.field(
                         &mut slot_min_agentspec_version,
                         entry.value,
                         &path.key("min_agentspec_version"),
                     )
                 }
-                "type" => cx.field(&mut slot_type, entry.value, &path.key("type")),
+                "type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.type",
+                        entry.key_offset,
+                        path,
+                        "type",
+                    );
+                    cx.field(&mut slot_type, entry.value, &path.key("type"))
+                }
                 "client_id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.client_id",
+                        entry.key_offset,
+                        path,
+                        "client_id",
+                    );
                     cx.field(&mut slot_client_id, entry.value, &path.key("client_id"))
                 }
                 "client_secret" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.client_secret",
+                        entry.key_offset,
+                        path,
+                        "client_secret",
+                    );
                     cx.field(
                         &mut slot_client_secret,
                         entry.value,
@@ -13386,6 +14874,13 @@ impl OAuthClientConfig {
                     )
                 }
                 "token_endpoint_auth_method" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.token_endpoint_auth_method",
+                        entry.key_offset,
+                        path,
+                        "token_endpoint_auth_method",
+                    );
                     cx.field(
                         &mut slot_token_endpoint_auth_method,
                         entry.value,
@@ -13393,6 +14888,13 @@ impl OAuthClientConfig {
                     )
                 }
                 "client_id_metadata_url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.client_id_metadata_url",
+                        entry.key_offset,
+                        path,
+                        "client_id_metadata_url",
+                    );
                     cx.field(
                         &mut slot_client_id_metadata_url,
                         entry.value,
@@ -13400,6 +14902,13 @@ impl OAuthClientConfig {
                     )
                 }
                 "registration_endpoint" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.registration_endpoint",
+                        entry.key_offset,
+                        path,
+                        "registration_endpoint",
+                    );
                     cx.field(
                         &mut slot_registration_endpoint,
                         entry.value,
@@ -13407,6 +14916,13 @@ impl OAuthClientConfig {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthClientConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -13826,9 +15342,34 @@ impl OAuthConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -13836,40 +15377,125 @@ impl OAuthConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "min_agentspec_version" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.min_agentspec_version",
+                        entry.key_offset,
+                        path,
+                        "min_agentspec_version",
+                    );
                     cx.field(
                         &mut slot_min_agentspec_version,
                         entry.value,
                         &path.key("min_agentspec_version"),
                     )
                 }
-                "issuer" => cx.field(&mut slot_issuer, entry.value, &path.key("issuer")),
+                "issuer" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.issuer",
+                        entry.key_offset,
+                        path,
+                        "issuer",
+                    );
+                    cx.field(&mut slot_issuer, entry.value, &path.key("issuer"))
+                }
                 "endpoints" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.endpoints",
+                        entry.key_offset,
+                        path,
+                        "endpoints",
+                    );
                     cx.field(&mut slot_endpoints, entry.value, &path.key("endpoints"))
                 }
-                "client" => cx.field(&mut slot_client, entry.value, &path.key("client")),
+                "client" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.client",
+                        entry.key_offset,
+                        path,
+                        "client",
+                    );
+                    cx.field(&mut slot_client, entry.value, &path.key("client"))
+                }
                 "redirect_uri" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.redirect_uri",
+                        entry.key_offset,
+                        path,
+                        "redirect_uri",
+                    );
                     cx.field(
                         &mut slot_redirect_uri,
                         entry.value,
                         &path.key("redirect_uri"),
                     )
                 }
-                "scopes" => cx.field(&mut slot_scopes, entry.value, &path.key("scopes")),
+                "scopes" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.scopes",
+                        entry.key_offset,
+                        path,
+                        "scopes",
+                    );
+                    cx.field(&mut slot_scopes, entry.value, &path.key("scopes"))
+                }
                 "scope_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.scope_policy",
+                        entry.key_offset,
+                        path,
+                        "scope_policy",
+                    );
                     cx.field(
                         &mut slot_scope_policy,
                         entry.value,
                         &path.key("scope_policy"),
                     )
                 }
-                "pkce" => cx.field(&mut slot_pkce, entry.value, &path.key("pkce")),
+                "pkce" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.pkce",
+                        entry.key_offset,
+                        path,
+                        "pkce",
+                    );
+                    cx.field(&mut slot_pkce, entry.value, &path.key("pkce"))
+                }
                 "resource" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.resource",
+                        entry.key_offset,
+                        path,
+                        "resource",
+                    );
                     cx.field(&mut slot_resource, entry.value, &path.key("resource"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OAuthConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -14288,6 +15914,13 @@ impl OciAgent {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OciAgent.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -15600,10 +17233,33 @@ impl OciGenAiConfig {
                     cx.constant(entry.value, "oci", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OciGenAiConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
-                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::NEVER,
+                        "OciGenAiConfig.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::NEVER,
+                        "OciGenAiConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
@@ -15614,6 +17270,13 @@ impl OciGenAiConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OciGenAiConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -15642,6 +17305,13 @@ impl OciGenAiConfig {
                     )
                 }
                 "conversation_store_id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OciGenAiConfig.conversation_store_id",
+                        entry.key_offset,
+                        path,
+                        "conversation_store_id",
+                    );
                     cx.field(
                         &mut slot_conversation_store_id,
                         entry.value,
@@ -16051,16 +17721,37 @@ impl OllamaConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OllamaConfig.provider",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                    );
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
                     cx.constant(entry.value, "ollama", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OllamaConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OllamaConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
@@ -16071,6 +17762,13 @@ impl OllamaConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OllamaConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -16078,12 +17776,33 @@ impl OllamaConfig {
                     )
                 }
                 "key_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OllamaConfig.key_file",
+                        entry.key_offset,
+                        path,
+                        "key_file",
+                    );
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OllamaConfig.cert_file",
+                        entry.key_offset,
+                        path,
+                        "cert_file",
+                    );
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OllamaConfig.ca_file",
+                        entry.key_offset,
+                        path,
+                        "ca_file",
+                    );
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
@@ -16514,9 +18233,23 @@ impl OpenAiCompatibleConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.provider",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                    );
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.api_provider",
+                        entry.key_offset,
+                        path,
+                        "api_provider",
+                    );
                     cx.field(
                         &mut slot_api_provider,
                         entry.value,
@@ -16524,10 +18257,24 @@ impl OpenAiCompatibleConfig {
                     )
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OpenAiCompatibleConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OpenAiCompatibleConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
@@ -16538,6 +18285,13 @@ impl OpenAiCompatibleConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -16545,15 +18299,43 @@ impl OpenAiCompatibleConfig {
                     )
                 }
                 "key_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.key_file",
+                        entry.key_offset,
+                        path,
+                        "key_file",
+                    );
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.cert_file",
+                        entry.key_offset,
+                        path,
+                        "cert_file",
+                    );
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiCompatibleConfig.ca_file",
+                        entry.key_offset,
+                        path,
+                        "ca_file",
+                    );
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OpenAiCompatibleConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -16981,10 +18763,33 @@ impl OpenAiConfig {
                     cx.constant(entry.value, "openai", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OpenAiConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
-                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::NEVER,
+                        "OpenAiConfig.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "OpenAiConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
@@ -16995,6 +18800,13 @@ impl OpenAiConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OpenAiConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -17292,9 +19104,34 @@ impl OracleDatabaseDatastore {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -17302,9 +19139,23 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.datastore_schema",
+                        entry.key_offset,
+                        path,
+                        "datastore_schema",
+                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -17312,6 +19163,13 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "connection_config" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.connection_config",
+                        entry.key_offset,
+                        path,
+                        "connection_config",
+                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -17319,6 +19177,13 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseDatastore.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -17883,9 +19748,34 @@ impl ParallelFlowNode {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -17893,19 +19783,63 @@ impl ParallelFlowNode {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.branches",
+                        entry.key_offset,
+                        path,
+                        "branches",
+                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflows" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.subflows",
+                        entry.key_offset,
+                        path,
+                        "subflows",
+                    );
                     cx.field(&mut slot_subflows, entry.value, &path.key("subflows"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelFlowNode.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -18361,9 +20295,34 @@ impl ParallelMapNode {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -18371,22 +20330,73 @@ impl ParallelMapNode {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.branches",
+                        entry.key_offset,
+                        path,
+                        "branches",
+                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflow" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.subflow",
+                        entry.key_offset,
+                        path,
+                        "subflow",
+                    );
                     cx.field(&mut slot_subflow, entry.value, &path.key("subflow"))
                 }
                 "reducers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.reducers",
+                        entry.key_offset,
+                        path,
+                        "reducers",
+                    );
                     cx.field(&mut slot_reducers, entry.value, &path.key("reducers"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ParallelMapNode.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -18707,9 +20717,34 @@ impl PostgresDatabaseDatastore {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -18717,9 +20752,23 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.datastore_schema",
+                        entry.key_offset,
+                        path,
+                        "datastore_schema",
+                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -18727,6 +20776,13 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "connection_config" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.connection_config",
+                        entry.key_offset,
+                        path,
+                        "connection_config",
+                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -18734,6 +20790,13 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseDatastore.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -19055,6 +21118,13 @@ impl RemoteTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "RemoteTool.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -19088,6 +21158,13 @@ impl RemoteTool {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "RemoteTool.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -19095,6 +21172,13 @@ impl RemoteTool {
                     )
                 }
                 "url_allow_list" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RemoteTool.url_allow_list",
+                        entry.key_offset,
+                        path,
+                        "url_allow_list",
+                    );
                     cx.field(
                         &mut slot_url_allow_list,
                         entry.value,
@@ -19102,6 +21186,13 @@ impl RemoteTool {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RemoteTool.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -19477,11 +21568,27 @@ impl SSETransport {
                     )
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
-                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "SSETransport.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SSETransport.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -19489,6 +21596,13 @@ impl SSETransport {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "SSETransport.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -19496,6 +21610,13 @@ impl SSETransport {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SSETransport.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -19842,11 +21963,27 @@ impl SSEmTLSTransport {
                     )
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
-                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "SSEmTLSTransport.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SSEmTLSTransport.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -19854,6 +21991,13 @@ impl SSEmTLSTransport {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "SSEmTLSTransport.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -20189,6 +22333,13 @@ impl ServerTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ServerTool.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -20449,9 +22600,34 @@ impl SpecializedAgent {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -20459,14 +22635,53 @@ impl SpecializedAgent {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
-                "agent" => cx.field(&mut slot_agent, entry.value, &path.key("agent")),
+                "agent" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.agent",
+                        entry.key_offset,
+                        path,
+                        "agent",
+                    );
+                    cx.field(&mut slot_agent, entry.value, &path.key("agent"))
+                }
                 "agent_specialization_parameters" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.agent_specialization_parameters",
+                        entry.key_offset,
+                        path,
+                        "agent_specialization_parameters",
+                    );
                     cx.field(
                         &mut slot_agent_specialization_parameters,
                         entry.value,
@@ -20474,6 +22689,13 @@ impl SpecializedAgent {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "SpecializedAgent.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -21347,11 +23569,27 @@ impl StreamableHTTPTransport {
                     )
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
-                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "StreamableHTTPTransport.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "StreamableHTTPTransport.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -21359,6 +23597,13 @@ impl StreamableHTTPTransport {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "StreamableHTTPTransport.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -21366,6 +23611,13 @@ impl StreamableHTTPTransport {
                     )
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "StreamableHTTPTransport.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -21720,11 +23972,27 @@ impl StreamableHTTPmTLSTransport {
                     )
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
-                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "StreamableHTTPmTLSTransport.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "StreamableHTTPmTLSTransport.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
                     cx.field(
                         &mut slot_sensitive_headers,
                         entry.value,
@@ -21732,6 +24000,13 @@ impl StreamableHTTPmTLSTransport {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "StreamableHTTPmTLSTransport.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -22119,9 +24394,34 @@ impl Swarm {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -22129,13 +24429,43 @@ impl Swarm {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "inputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.inputs",
+                        entry.key_offset,
+                        path,
+                        "inputs",
+                    );
+                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
+                }
                 "outputs" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.outputs",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "first_agent" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.first_agent",
+                        entry.key_offset,
+                        path,
+                        "first_agent",
+                    );
                     cx.field(
                         &mut slot_first_agent,
                         entry.value,
@@ -22143,6 +24473,13 @@ impl Swarm {
                     )
                 }
                 "relationships" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.relationships",
+                        entry.key_offset,
+                        path,
+                        "relationships",
+                    );
                     cx.field(
                         &mut slot_relationships,
                         entry.value,
@@ -22150,9 +24487,23 @@ impl Swarm {
                     )
                 }
                 "handoff" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.handoff",
+                        entry.key_offset,
+                        path,
+                        "handoff",
+                    );
                     cx.field(&mut slot_handoff, entry.value, &path.key("handoff"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "Swarm.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -22463,9 +24814,34 @@ impl TlsOracleDatabaseConnectionConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -22473,20 +24849,73 @@ impl TlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
                 "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
+                "dsn" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.dsn",
+                        entry.key_offset,
+                        path,
+                        "dsn",
+                    );
+                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
+                }
                 "config_dir" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.config_dir",
+                        entry.key_offset,
+                        path,
+                        "config_dir",
+                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "protocol" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.protocol",
+                        entry.key_offset,
+                        path,
+                        "protocol",
+                    );
                     cx.field(&mut slot_protocol, entry.value, &path.key("protocol"))
                 }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsOracleDatabaseConnectionConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -22846,9 +25275,34 @@ impl TlsPostgresDatabaseConnectionConfig {
         for entry in entries {
             match entry.key.as_str() {
                 "component_type" => {}
-                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
-                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
                 "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -22856,29 +25310,107 @@ impl TlsPostgresDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
                 "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
                 "sslmode" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.sslmode",
+                        entry.key_offset,
+                        path,
+                        "sslmode",
+                    );
                     cx.field(&mut slot_sslmode, entry.value, &path.key("sslmode"))
                 }
                 "sslcert" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.sslcert",
+                        entry.key_offset,
+                        path,
+                        "sslcert",
+                    );
                     cx.field(&mut slot_sslcert, entry.value, &path.key("sslcert"))
                 }
-                "sslkey" => cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey")),
+                "sslkey" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.sslkey",
+                        entry.key_offset,
+                        path,
+                        "sslkey",
+                    );
+                    cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey"))
+                }
                 "sslrootcert" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.sslrootcert",
+                        entry.key_offset,
+                        path,
+                        "sslrootcert",
+                    );
                     cx.field(
                         &mut slot_sslrootcert,
                         entry.value,
                         &path.key("sslrootcert"),
                     )
                 }
-                "sslcrl" => cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl")),
+                "sslcrl" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.sslcrl",
+                        entry.key_offset,
+                        path,
+                        "sslcrl",
+                    );
+                    cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl"))
+                }
                 "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "TlsPostgresDatabaseConnectionConfig.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -23609,16 +26141,37 @@ impl VllmConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "VllmConfig.provider",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                    );
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
                     cx.constant(entry.value, "vllm", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "VllmConfig.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "VllmConfig.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
@@ -23629,6 +26182,13 @@ impl VllmConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "VllmConfig.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -23636,12 +26196,33 @@ impl VllmConfig {
                     )
                 }
                 "key_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "VllmConfig.key_file",
+                        entry.key_offset,
+                        path,
+                        "key_file",
+                    );
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "VllmConfig.cert_file",
+                        entry.key_offset,
+                        path,
+                        "cert_file",
+                    );
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "VllmConfig.ca_file",
+                        entry.key_offset,
+                        path,
+                        "ca_file",
+                    );
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {

@@ -230,7 +230,22 @@ fn edge_cases_follow_the_decision_table() {
             "unreachable-node",
         ),
         ("unused_referenced_component", "warning", "unused-component"),
+        (
+            "newer_field_in_older_version_dropped_on_reserialize",
+            "warning",
+            "newer-field",
+        ),
+        (
+            "field_of_newer_version_with_default_value",
+            "warning",
+            "newer-field",
+        ),
     ];
+    assert_eq!(
+        table.len(),
+        fixtures("edge-cases", "json").len(),
+        "every edge case is in the table"
+    );
     for (name, outcome, code) in table {
         let found = check(&fixture(&format!("edge-cases/{name}.json")));
         let (errors, warnings) = (codes(&found, true), codes(&found, false));
