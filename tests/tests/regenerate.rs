@@ -1,0 +1,80 @@
+//! Picking up a new release is adding its schema file: generating without the newest file and
+//! with it shows that the newest version, its components and its gates come from that file alone.
+
+use std::path::PathBuf;
+
+use agentspec_codegen::model::{Model, Version};
+use agentspec_codegen::{Generator, Settings};
+
+fn model(files: &[&str]) -> Model {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schema");
+    let settings = files
+        .iter()
+        .fold(Settings::new(), |s, f| s.schema_file(dir.join(f)));
+    Generator::new(settings).model().unwrap()
+}
+
+#[test]
+fn a_new_schema_file_brings_its_version_components_and_gates() {
+    let older = [
+        "agentspec_json_spec_25_4_1.json",
+        "agentspec_json_spec_25_4_2.json",
+        "agentspec_json_spec_26_1_0.json",
+    ];
+    let before = model(&older);
+    let mut all = older.to_vec();
+    all.push("agentspec_json_spec_26_1_2.json");
+    let after = model(&all);
+
+    let v = |s: &str| Version::parse(s).unwrap();
+    assert_eq!(before.versions, [v("25.4.1"), v("25.4.2"), v("26.1.0")]);
+    assert_eq!(
+        after.versions,
+        [
+            v("25.4.1"),
+            v("25.4.2"),
+            v("26.1.0"),
+            v("26.1.2"),
+            v("26.2.0")
+        ]
+    );
+
+    let added: Vec<&String> = after
+        .components
+        .keys()
+        .filter(|c| !before.components.contains_key(*c))
+        .collect();
+    assert_eq!(added.len(), 15, "{added:?}");
+    for name in added {
+        assert_eq!(
+            after.components[name].since,
+            v("26.1.2"),
+            "{name} comes with 26.1.2"
+        );
+    }
+    // A field the new file adds to an existing component is gated at the new version…
+    let transforms = after.components["Agent"]
+        .fields
+        .iter()
+        .find(|f| f.json_name == "transforms")
+        .unwrap();
+    assert_eq!(transforms.since, v("26.1.2"));
+    assert!(
+        !before.components["Agent"]
+            .fields
+            .iter()
+            .any(|f| f.json_name == "transforms")
+    );
+    // …and what the older files already had keeps its version.
+    for (name, component) in &before.components {
+        assert_eq!(after.components[name].since, component.since, "{name}");
+        for field in &component.fields {
+            let same = after.components[name]
+                .fields
+                .iter()
+                .find(|f| f.json_name == field.json_name)
+                .unwrap();
+            assert_eq!(same.since, field.since, "{name}.{}", field.json_name);
+        }
+    }
+}
