@@ -18,6 +18,7 @@
 
 pub mod build;
 mod declared;
+pub mod diff;
 mod emit;
 mod error;
 pub mod model;

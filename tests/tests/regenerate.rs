@@ -78,3 +78,40 @@ fn a_new_schema_file_brings_its_version_components_and_gates() {
         }
     }
 }
+
+#[test]
+fn diff_reports_changes_and_what_breaks() {
+    use agentspec_codegen::diff::{ChangeKind, diff};
+    let (old, new) = (
+        model(&["agentspec_json_spec_25_4_2.json"]),
+        model(&["agentspec_json_spec_26_1_0.json"]),
+    );
+    let changes = diff(&old, &new);
+    let lines: Vec<String> = changes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "compatible: field ApiNode.data type JsonObject -> Json",
+            "compatible: field OpenAiConfig.api_key added",
+            "compatible: field RemoteTool.data type JsonObject -> Json",
+            "compatible: field Swarm.handoff type Bool -> Union(\"SwarmHandoff\")",
+            "breaking: field Swarm.handoff default true -> \"optional\"",
+        ]
+    );
+    let back = diff(&new, &old);
+    assert!(back.iter().any(|c| c.kind == ChangeKind::FieldRemoved
+        && c.item == "OpenAiConfig.api_key"
+        && c.breaking));
+    assert!(
+        back.iter().any(|c| c.item == "Swarm.handoff"
+            && matches!(c.kind, ChangeKind::TypeChanged { .. })
+            && c.breaking),
+        "narrowing breaks"
+    );
+    let newest = model(&["agentspec_json_spec_26_1_2.json"]);
+    let added = diff(&new, &newest)
+        .into_iter()
+        .filter(|c| c.kind == ChangeKind::ComponentAdded)
+        .count();
+    assert_eq!(added, 15);
+}

@@ -9,8 +9,14 @@ use clap::Parser;
 
 /// Generate Rust types from Agent Spec JSON Schema files.
 #[derive(Debug, Parser)]
-#[command(name = "agentspec-codegen", version)]
+#[command(
+    name = "agentspec-codegen",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Schema files. The newest gives the types, all of them the version of each field.
     /// Default: the published schemas bundled in this binary.
     schemas: Vec<PathBuf>,
@@ -22,8 +28,24 @@ struct Args {
     runtime: String,
 }
 
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Report what changes from one schema file to another: component types and fields added
+    /// and removed, types, defaults and requiredness changed, and which changes break
+    /// documents. Exits 1 when a change is breaking.
+    Diff {
+        /// The older schema file.
+        old: PathBuf,
+        /// The newer schema file.
+        new: PathBuf,
+    },
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(Command::Diff { old, new }) = &args.command {
+        return diff(old, new);
+    }
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -31,6 +53,28 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn diff(old: &PathBuf, new: &PathBuf) -> ExitCode {
+    let model = |path: &PathBuf| {
+        Generator::new(Settings::new().schema_file(path))
+            .model()
+            .map_err(|e| e.to_string())
+    };
+    let (old, new) = match (model(old), model(new)) {
+        (Ok(o), Ok(n)) => (o, n),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let changes = agentspec_codegen::diff::diff(&old, &new);
+    for change in &changes {
+        println!("{change}");
+    }
+    let breaking = changes.iter().filter(|c| c.breaking).count();
+    println!("{} changes, {breaking} breaking", changes.len());
+    ExitCode::from(u8::from(breaking > 0))
 }
 
 fn run(args: Args) -> Result<(), String> {
