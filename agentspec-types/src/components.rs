@@ -66,12 +66,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
     /// entry is loaded as a document of its own.
     pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
-        let locate = |mut diagnostics: Vec<Diagnostic>| {
-            for d in &mut diagnostics {
-                d.locate(&index);
-            }
-            diagnostics
-        };
+        let locate = |diagnostics| index.locate_all(diagnostics);
         let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
             diagnostics: locate(d),
         })?;

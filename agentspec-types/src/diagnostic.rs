@@ -147,6 +147,14 @@ impl<'a> LineIndex<'a> {
         (line as u32 + 1, column as u32)
     }
 
+    /// Fills the line and column of every diagnostic that has an offset.
+    pub fn locate_all(&self, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        for d in &mut diagnostics {
+            d.locate(self);
+        }
+        diagnostics
+    }
+
     /// The text of 1-based `line`, without its line break.
     pub fn line_text(&self, line: u32) -> &'a str {
         let Some(&start) = self.line_starts.get(line.saturating_sub(1) as usize) else {

@@ -139,12 +139,7 @@ impl<C: ComponentSet + Send> Document<C> {
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
-        let locate = |mut diagnostics: Vec<Diagnostic>| {
-            for d in &mut diagnostics {
-                d.locate(&index);
-            }
-            diagnostics
-        };
+        let locate = |diagnostics| index.locate_all(diagnostics);
         let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
             diagnostics: locate(d),
         })?;

@@ -1,7 +1,9 @@
 //! Helpers shared by the workspace tests and the benchmark: the conformance fixtures and
 //! generators of large and deeply nested documents.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use agentspec_types::{Diagnostic, Document, Format, locate};
 
 use serde_json::{Value, json};
 
@@ -209,5 +211,19 @@ pub fn same_layout(a: &Value, b: &Value, pointer: &str, ordered: bool) -> Result
             .try_for_each(|(i, (v, w))| same_layout(v, w, &format!("{pointer}/{i}"), true)),
         _ if a == b => Ok(()),
         _ => Err(format!("{pointer}: {a} was written as {b}")),
+    }
+}
+
+/// Loads a file (format from its extension), then validates it: every diagnostic, located.
+pub fn diagnostics_of(path: &Path) -> Vec<Diagnostic> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let format = Format::from_path(path).expect("a .json or .yaml file");
+    match Document::from_str_as(&text, format) {
+        Ok(doc) => {
+            let mut found = doc.validate();
+            locate(&mut found, &text, format);
+            doc.warnings().iter().cloned().chain(found).collect()
+        }
+        Err(e) => e.diagnostics,
     }
 }

@@ -3,22 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use agentspec_tests::{fixture, fixtures};
-use agentspec_types::{Diagnostic, Document, Format, locate};
-
-/// Load, then validate: every diagnostic of a file.
-fn diagnostics(path: &std::path::Path) -> Vec<Diagnostic> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let format = Format::from_path(path).unwrap();
-    match Document::from_str_as(&text, format) {
-        Ok(doc) => {
-            let mut found = doc.validate();
-            locate(&mut found, &text, format);
-            doc.warnings().iter().cloned().chain(found).collect()
-        }
-        Err(e) => e.diagnostics,
-    }
-}
+use agentspec_tests::{diagnostics_of, fixture, fixtures};
+use agentspec_types::Document;
 
 /// (code, example file) of every row of the README's table.
 fn table() -> Vec<(String, Option<String>)> {
@@ -53,7 +39,7 @@ fn every_code_in_the_table_is_produced_by_its_example() {
     for (code, example) in &rows {
         match example {
             Some(file) => {
-                let found = diagnostics(&fixture(file));
+                let found = diagnostics_of(&fixture(file));
                 assert!(
                     found.iter().any(|d| d.code == code),
                     "{file} does not produce {code}: {found:?}"
@@ -85,7 +71,7 @@ fn every_code_the_test_documents_produce_is_in_the_table() {
             .into_iter()
             .chain(fixtures(folder, "yaml"))
         {
-            produced.extend(diagnostics(&path).into_iter().map(|d| d.code.to_owned()));
+            produced.extend(diagnostics_of(&path).into_iter().map(|d| d.code.to_owned()));
         }
     }
     let unlisted: Vec<&String> = produced.difference(&listed).collect();

@@ -1,22 +1,8 @@
 //! Validation: every negative corpus file is rejected with the code of the rule it breaks,
 //! every valid corpus document passes, and the edge cases follow CONFORMANCE.md's table.
 
-use agentspec_tests::{fixture, fixtures};
+use agentspec_tests::{diagnostics_of, fixture, fixtures};
 use agentspec_types::{Diagnostic, Document, Format, locate};
-
-/// Load, then validate; every diagnostic located in the text.
-fn check(path: &std::path::Path) -> Vec<Diagnostic> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let format = Format::from_path(path).unwrap();
-    match Document::from_str_as(&text, format) {
-        Ok(doc) => {
-            let mut found = doc.validate();
-            locate(&mut found, &text, format);
-            doc.warnings().iter().cloned().chain(found).collect()
-        }
-        Err(e) => e.diagnostics,
-    }
-}
 
 fn codes(found: &[Diagnostic], errors: bool) -> Vec<&'static str> {
     found
@@ -104,7 +90,7 @@ fn every_negative_file_is_rejected_with_the_rule_it_breaks() {
         "every negative file is listed"
     );
     for (name, code) in expected {
-        let found = check(&fixture(&format!("negative/{name}.json")));
+        let found = diagnostics_of(&fixture(&format!("negative/{name}.json")));
         let errors = codes(&found, true);
         assert!(
             errors.contains(&code),
@@ -117,7 +103,7 @@ fn every_negative_file_is_rejected_with_the_rule_it_breaks() {
             "{name}: located"
         );
     }
-    let accepted = check(&fixture(
+    let accepted = diagnostics_of(&fixture(
         "negative/agentspec_version_26_2_0_not_known_to_26_3_1.json",
     ));
     assert!(
@@ -140,7 +126,7 @@ fn every_valid_corpus_document_passes() {
         {
             continue;
         }
-        let found = check(&path);
+        let found = diagnostics_of(&path);
         let other: Vec<&Diagnostic> = found
             .iter()
             .filter(|d| d.code != "missing-secret")
@@ -247,7 +233,7 @@ fn edge_cases_follow_the_decision_table() {
         "every edge case is in the table"
     );
     for (name, outcome, code) in table {
-        let found = check(&fixture(&format!("edge-cases/{name}.json")));
+        let found = diagnostics_of(&fixture(&format!("edge-cases/{name}.json")));
         let (errors, warnings) = (codes(&found, true), codes(&found, false));
         match outcome {
             "accept" => assert!(
