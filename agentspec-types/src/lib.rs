@@ -39,6 +39,7 @@ mod primitives;
 mod refs;
 pub mod resolve;
 pub mod sink;
+pub mod tool;
 pub mod tree;
 mod validate;
 pub mod value;
@@ -60,7 +61,14 @@ pub type LoadOptions<'a> = components::LoadOptions<'a, Component>;
 pub use indexmap::IndexMap;
 pub use refs::{ComponentRef, MissingSecret, RefOr, SecretField, Sensitive, Truthy};
 pub use serde_json;
+
+#[cfg(feature = "macros")]
+pub use agentspec_macros::tool;
+#[cfg(feature = "schemars")]
+pub use schemars;
+pub use serde;
 pub use sink::Sink;
+pub use tool::{RustTool, ToolSpec, Toolbox};
 pub use version::Version;
 
 /// A free-form JSON object (metadata, JSON Schemas of inputs and outputs), keys in order.

@@ -227,3 +227,22 @@ pub fn diagnostics_of(path: &Path) -> Vec<Diagnostic> {
         Err(e) => e.diagnostics,
     }
 }
+
+/// Tools whose generated description test must not run (it would fail on purpose).
+pub mod tools {
+    use agentspec_types::schemars::JsonSchema;
+
+    /// A recursive type, which no Agent Spec property can describe.
+    #[derive(serde::Deserialize, JsonSchema)]
+    #[schemars(crate = "agentspec_types::schemars")]
+    pub struct Tree {
+        /// The subtrees.
+        pub children: Vec<Tree>,
+    }
+
+    /// Counts the nodes of a tree.
+    #[agentspec_types::tool]
+    pub fn count_nodes(tree: Tree) -> usize {
+        1 + tree.children.len()
+    }
+}

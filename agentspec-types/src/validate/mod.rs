@@ -14,7 +14,7 @@ mod types;
 use flow::{branches, flow, inferred_branches};
 use nodes::{inferred_io, node, retry_policies, section_seven, values};
 pub(crate) use types::castable;
-use types::type_name;
+pub(crate) use types::type_name;
 
 /// A component of the document: its body and where it stands.
 struct Seen<'a> {

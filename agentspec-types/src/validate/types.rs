@@ -6,7 +6,7 @@
 )]
 use super::*;
 
-pub(super) fn type_name(schema: &Value) -> String {
+pub(crate) fn type_name(schema: &Value) -> String {
     match schema.get("type") {
         Some(Value::String(t)) => t.clone(),
         Some(other) => other.to_string(),

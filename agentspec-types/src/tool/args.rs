@@ -1,0 +1,160 @@
+//! Reading a call's arguments: one JSON value per input title, each problem reported with
+//! the argument's JSON pointer.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::ToolError;
+use crate::diagnostic::push_pointer_token;
+
+/// One problem with a call's arguments.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {reason} ({code})")]
+pub struct ArgumentError {
+    /// Stable code: `arguments-not-object`, `missing-argument`, `unknown-argument`,
+    /// `invalid-argument`.
+    pub code: &'static str,
+    /// JSON pointer into the arguments object (`/days`, `/stops/2/city`).
+    pub pointer: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// A call's arguments object, taken apart one input at a time.
+#[derive(Debug)]
+pub struct Arguments {
+    map: Map<String, Value>,
+}
+
+impl Arguments {
+    /// The arguments of a call to `tool`; `null` counts as no arguments.
+    pub fn new(tool: &str, args: Value) -> Result<Self, ToolError> {
+        match args {
+            Value::Object(map) => Ok(Arguments { map }),
+            Value::Null => Ok(Arguments { map: Map::new() }),
+            other => Err(ToolError::Arguments {
+                tool: tool.to_owned(),
+                errors: vec![ArgumentError {
+                    code: "arguments-not-object",
+                    pointer: String::new(),
+                    reason: format!(
+                        "the arguments must be an object keyed by input title, not {}",
+                        kind(&other)
+                    ),
+                }],
+            }),
+        }
+    }
+
+    /// The argument `title`, which must be present.
+    pub fn required<T: DeserializeOwned>(&mut self, title: &str) -> Result<T, ArgumentError> {
+        match self.map.shift_remove(title) {
+            Some(value) => decode(title, value),
+            None => Err(ArgumentError {
+                code: "missing-argument",
+                pointer: pointer(title),
+                reason: format!("the required argument `{title}` is missing"),
+            }),
+        }
+    }
+
+    /// The argument `title` of an `Option` type: absent reads as `null`.
+    pub fn optional<T: DeserializeOwned>(&mut self, title: &str) -> Result<T, ArgumentError> {
+        decode(title, self.map.shift_remove(title).unwrap_or(Value::Null))
+    }
+
+    /// The argument `title`, or `default()` when it is absent.
+    pub fn or_else<T: DeserializeOwned>(
+        &mut self,
+        title: &str,
+        default: impl FnOnce() -> T,
+    ) -> Result<T, ArgumentError> {
+        match self.map.shift_remove(title) {
+            Some(value) => decode(title, value),
+            None => Ok(default()),
+        }
+    }
+
+    /// Every argument no input took.
+    pub fn finish(self, known: &[&str]) -> Result<(), Vec<ArgumentError>> {
+        if self.map.is_empty() {
+            return Ok(());
+        }
+        let expected = if known.is_empty() {
+            "the tool takes no arguments".to_owned()
+        } else {
+            format!(
+                "the inputs are {}",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        Err(self
+            .map
+            .keys()
+            .map(|k| ArgumentError {
+                code: "unknown-argument",
+                pointer: pointer(k),
+                reason: format!("unknown argument `{k}`; {expected}"),
+            })
+            .collect())
+    }
+}
+
+/// The call error for a failed [`Arguments`] read: the errors of each input, in order,
+/// then those of [`Arguments::finish`].
+pub fn fail(
+    tool: &str,
+    errors: impl IntoIterator<Item = Option<ArgumentError>>,
+    rest: Result<(), Vec<ArgumentError>>,
+) -> ToolError {
+    let mut errors: Vec<ArgumentError> = errors.into_iter().flatten().collect();
+    errors.extend(rest.err().into_iter().flatten());
+    ToolError::Arguments {
+        tool: tool.to_owned(),
+        errors,
+    }
+}
+
+fn pointer(title: &str) -> String {
+    let mut p = String::new();
+    push_pointer_token(&mut p, title);
+    p
+}
+
+fn decode<T: DeserializeOwned>(title: &str, value: Value) -> Result<T, ArgumentError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut p = pointer(title);
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => {
+                    push_pointer_token(&mut p, &index.to_string());
+                }
+                serde_path_to_error::Segment::Map { key } => push_pointer_token(&mut p, key),
+                serde_path_to_error::Segment::Enum { variant } => {
+                    push_pointer_token(&mut p, variant);
+                }
+                serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        ArgumentError {
+            code: "invalid-argument",
+            pointer: p,
+            reason: e.into_inner().to_string(),
+        }
+    })
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,397 @@
+//! `#[tool]`: descriptions inferred from signatures and docs, calls from JSON arguments,
+//! the toolbox, and binding a document's server tools.
+
+use agentspec_tests::tools::CountNodesTool;
+use agentspec_types::schemars::JsonSchema;
+use agentspec_types::tool::{RustTool, ToolKind, Toolbox};
+use agentspec_types::{Document, tool};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// A forecast.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Forecast {
+    /// Temperature in the requested unit.
+    temperature: f64,
+    unit: Unit,
+    days: u8,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("no weather for {0}")]
+struct WeatherError(String);
+
+/// Gets the weather forecast for a city.
+#[tool]
+async fn get_weather(
+    /// Name of the city, e.g. "Zurich".
+    city: &str,
+    /// Temperature unit.
+    #[arg(default = Unit::Celsius)]
+    unit: Unit,
+    days: Option<u8>,
+) -> Result<Forecast, WeatherError> {
+    if city == "Atlantis" {
+        return Err(WeatherError(city.to_owned()));
+    }
+    Ok(Forecast {
+        temperature: 21.5,
+        unit,
+        days: days.unwrap_or(1),
+    })
+}
+
+fn spec_of(tool: &impl RustTool) -> Value {
+    tool.spec().unwrap().document().to_value()
+}
+
+#[test]
+fn describes_a_tool_from_its_signature_and_docs() {
+    assert_eq!(
+        spec_of(&GetWeatherTool),
+        json!({
+            "component_type": "ServerTool",
+            "id": "get_weather",
+            "name": "get_weather",
+            "description": "Gets the weather forecast for a city.",
+            "metadata": {},
+            "inputs": [
+                {"title": "city", "description": "Name of the city, e.g. \"Zurich\".", "type": "string"},
+                {"title": "unit", "description": "Temperature unit.", "default": "celsius",
+                 "type": "string", "enum": ["celsius", "fahrenheit"]},
+                {"title": "days", "default": null,
+                 "anyOf": [{"type": "integer", "minimum": 0, "maximum": 255}, {"type": "null"}]}
+            ],
+            "outputs": [
+                {"title": "tool_output", "description": "A forecast.", "type": "object",
+                 "properties": {
+                     "temperature": {"description": "Temperature in the requested unit.", "type": "number"},
+                     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                     "days": {"type": "integer", "minimum": 0, "maximum": 255}
+                 },
+                 "required": ["temperature", "unit", "days"]}
+            ],
+            "agentspec_version": "25.4.1"
+        })
+    );
+}
+
+#[test]
+fn calls_a_tool_from_json_arguments() {
+    let out =
+        agentspec_types::tool::block_on(GetWeatherTool.call(json!({"city": "Zurich", "days": 3})))
+            .unwrap();
+    assert_eq!(
+        out,
+        json!({"temperature": 21.5, "unit": "celsius", "days": 3})
+    );
+}
+
+#[test]
+fn reports_every_argument_problem_with_its_pointer() {
+    let err = agentspec_types::tool::block_on(
+        GetWeatherTool.call(json!({"unit": "kelvin", "days": "x", "extra": 1})),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "invalid-arguments");
+    let agentspec_types::tool::ToolError::Arguments { tool, errors } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(tool, "get_weather");
+    let got: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.code, e.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("missing-argument", "/city"),
+            ("invalid-argument", "/unit"),
+            ("invalid-argument", "/days"),
+            ("unknown-argument", "/extra"),
+        ]
+    );
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for tool `get_weather`: /city: the required argument `city` is missing \
+         (missing-argument); /unit: unknown variant `kelvin`, expected `celsius` or `fahrenheit` \
+         (invalid-argument); /days: invalid type: string \"x\", expected u8 (invalid-argument); \
+         /extra: unknown argument `extra`; the inputs are `city`, `unit`, `days` (unknown-argument)"
+    );
+}
+
+#[test]
+fn keeps_the_functions_error() {
+    let err = agentspec_types::tool::block_on(GetWeatherTool.call(json!({"city": "Atlantis"})))
+        .unwrap_err();
+    assert_eq!(err.code(), "tool-failed");
+    assert_eq!(
+        err.to_string(),
+        "tool `get_weather` failed: no weather for Atlantis"
+    );
+    let source = std::error::Error::source(&err).unwrap();
+    assert_eq!(source.downcast_ref::<WeatherError>().unwrap().0, "Atlantis");
+}
+
+#[test]
+fn toolbox_calls_by_name_and_lists_what_it_has() {
+    let toolbox = Toolbox::new().with(GetWeatherTool).unwrap();
+    let out = toolbox
+        .call_blocking("get_weather", json!({"city": "Bern", "unit": "fahrenheit"}))
+        .unwrap();
+    assert_eq!(out["unit"], "fahrenheit");
+    let err = toolbox.call_blocking("get_wether", json!({})).unwrap_err();
+    assert_eq!(err.code(), "unknown-tool");
+    assert_eq!(
+        err.to_string(),
+        "no tool named `get_wether`; registered: `get_weather`"
+    );
+    let err = Toolbox::new()
+        .with(GetWeatherTool)
+        .unwrap()
+        .with(GetWeatherTool)
+        .unwrap_err();
+    assert_eq!(err.code(), "duplicate-tool");
+    assert_eq!(GetWeatherTool.spec().unwrap().kind(), ToolKind::Server);
+}
+
+/// Adds two numbers.
+///
+/// # Arguments
+/// * `a` - The first number.
+/// * b: The second
+///   number.
+///
+/// # Returns
+/// Their sum.
+#[tool(name = "add-numbers")]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// The parts of a name.
+#[derive(Serialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Parts {
+    /// Given name.
+    first: String,
+    last: Option<String>,
+}
+
+/// Splits a full name.
+#[tool(outputs = fields, requires_confirmation)]
+fn split_name(#[arg(rename = "full_name")] name: String) -> Parts {
+    let mut words = name.splitn(2, ' ');
+    Parts {
+        first: words.next().unwrap_or_default().to_owned(),
+        last: words.next().map(str::to_owned),
+    }
+}
+
+/// Greets someone.
+#[tool(client, output(title = "greeting", description = "The greeting."))]
+fn greet(
+    #[arg(default = "world")] who: &str,
+    #[arg(description = "Punctuation to end with.")] mark: Option<&str>,
+) -> String {
+    format!("Hello, {who}{}", mark.unwrap_or("!"))
+}
+
+/// Forgets everything.
+#[tool]
+fn reset() {}
+
+#[test]
+fn takes_descriptions_from_the_arguments_list_and_returns_section() {
+    let spec = AddTool.spec().unwrap();
+    assert_eq!(AddTool::NAME, "add-numbers");
+    assert_eq!(spec.description(), Some("Adds two numbers."));
+    assert_eq!(
+        Value::Array(spec.inputs().iter().cloned().map(Value::Object).collect()),
+        json!([
+            {"title": "a", "description": "The first number.", "type": "integer"},
+            {"title": "b", "description": "The second number.", "type": "integer"}
+        ])
+    );
+    assert_eq!(
+        Value::Object(spec.outputs()[0].clone()),
+        json!({"title": "tool_output", "description": "Their sum.", "type": "integer"})
+    );
+    let out = agentspec_types::tool::block_on(AddTool.call(json!({"a": 2, "b": 40})));
+    assert_eq!(out.unwrap(), json!(42));
+}
+
+#[test]
+fn one_output_per_field_returns_an_object_keyed_by_title() {
+    let spec = SplitNameTool.spec().unwrap();
+    assert!(spec.requires_confirmation());
+    assert_eq!(spec.input_titles().collect::<Vec<_>>(), ["full_name"]);
+    assert_eq!(
+        Value::Array(spec.outputs().iter().cloned().map(Value::Object).collect()),
+        json!([
+            {"title": "first", "description": "Given name.", "type": "string"},
+            {"title": "last", "anyOf": [{"type": "string"}, {"type": "null"}]}
+        ])
+    );
+    let out =
+        agentspec_types::tool::block_on(SplitNameTool.call(json!({"full_name": "Ada Lovelace"})));
+    assert_eq!(out.unwrap(), json!({"first": "Ada", "last": "Lovelace"}));
+    // requires_confirmation: true needs 25.4.2, so the document is written at that version
+    assert_eq!(spec.document().agentspec_version().to_string(), "25.4.2");
+}
+
+#[test]
+fn client_tools_borrowed_arguments_and_str_defaults() {
+    let spec = GreetTool.spec().unwrap();
+    assert_eq!(spec.kind(), ToolKind::Client);
+    assert_eq!(
+        Value::Array(spec.inputs().iter().cloned().map(Value::Object).collect()),
+        json!([
+            {"title": "who", "default": "world", "type": "string"},
+            {"title": "mark", "description": "Punctuation to end with.", "default": null,
+             "anyOf": [{"type": "string"}, {"type": "null"}]}
+        ])
+    );
+    assert_eq!(spec.document().to_value()["component_type"], "ClientTool");
+    let call = |args| agentspec_types::tool::block_on(GreetTool.call(args)).unwrap();
+    assert_eq!(call(json!({})), json!("Hello, world!"));
+    assert_eq!(
+        call(json!({"who": "Ada", "mark": "?"})),
+        json!("Hello, Ada?")
+    );
+    assert_eq!(
+        Value::Object(spec.outputs()[0].clone()),
+        json!({"title": "greeting", "description": "The greeting.", "type": "string"})
+    );
+}
+
+#[test]
+fn a_tool_without_arguments_or_result() {
+    let spec = ResetTool.spec().unwrap();
+    assert!(spec.inputs().is_empty() && spec.outputs().is_empty());
+    let call = |args| agentspec_types::tool::block_on(ResetTool.call(args));
+    assert_eq!(call(Value::Null).unwrap(), Value::Null);
+    assert_eq!(call(json!({})).unwrap(), Value::Null);
+    let err = call(json!({"x": 1})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for tool `reset`: /x: unknown argument `x`; the tool takes no arguments (unknown-argument)"
+    );
+    let err = call(json!([1])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for tool `reset`: : the arguments must be an object keyed by input title, not an array (arguments-not-object)"
+    );
+}
+
+#[test]
+fn rejects_a_recursive_argument_type_when_registered() {
+    let err = Toolbox::new().with(CountNodesTool).unwrap_err();
+    assert_eq!(err.code(), "recursive-type");
+    let agentspec_types::tool::ToolError::Spec(spec) = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(spec.pointer, "/inputs/0/properties/children/items");
+    assert!(
+        spec.message
+            .contains("`agentspec_tests::tools::Tree` is recursive"),
+        "{}",
+        spec.message
+    );
+    let err = agentspec_types::tool::block_on(agentspec_types::tool::DynTool::call_boxed(
+        &CountNodesTool,
+        json!({"tree": {"children": []}}),
+    ));
+    assert_eq!(err.unwrap(), json!(1), "the function stays callable");
+}
+
+/// The tool's component as written in a document.
+fn component(tool: &impl RustTool) -> Value {
+    let mut value = spec_of(tool);
+    value.as_object_mut().unwrap().remove("agentspec_version");
+    value
+}
+
+fn agent_with_tools(tools: Value) -> Document {
+    let text = std::fs::read_to_string(agentspec_tests::fixture(
+        "generated/agent_simple_server_tool.json",
+    ))
+    .unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["tools"] = tools;
+    Document::from_value(&value).unwrap()
+}
+
+#[test]
+fn binds_a_documents_server_tools_to_registered_tools() {
+    let toolbox = Toolbox::new()
+        .with(GetWeatherTool)
+        .unwrap()
+        .with(AddTool)
+        .unwrap()
+        .with(GreetTool)
+        .unwrap();
+    let weather = component(&GetWeatherTool);
+    let greet = component(&GreetTool);
+    let doc = agent_with_tools(json!([weather, greet]));
+    let bound = toolbox.bind(&doc).unwrap();
+    assert_eq!(bound.len(), 1, "client tools are not bound");
+    assert_eq!(
+        (
+            bound[0].id.as_str(),
+            bound[0].name.as_str(),
+            bound[0].pointer.as_str()
+        ),
+        ("get_weather", "get_weather", "/tools/0")
+    );
+}
+
+#[test]
+fn reports_every_missing_tool_and_mismatch_at_once() {
+    let toolbox = Toolbox::new()
+        .with(GetWeatherTool)
+        .unwrap()
+        .with(AddTool)
+        .unwrap()
+        .with(GreetTool)
+        .unwrap();
+    let text = std::fs::read_to_string(agentspec_tests::fixture(
+        "generated/agent_simple_server_tool.json",
+    ))
+    .unwrap();
+    let corpus_weather = serde_json::from_str::<Value>(&text).unwrap()["tools"][0].clone();
+    let mut greet = component(&GreetTool);
+    greet["component_type"] = json!("ServerTool");
+    let doc = agent_with_tools(json!([
+        corpus_weather,
+        {"component_type": "ServerTool", "id": "t2", "name": "add-numbers", "description": null,
+         "metadata": {},
+         "inputs": [{"title": "a", "type": "string"}, {"title": "c", "type": "integer"}],
+         "outputs": [{"title": "tool_output", "type": "integer"}]},
+        {"component_type": "ServerTool", "id": "t3", "name": "lookup", "description": null,
+         "metadata": {}, "inputs": [], "outputs": []},
+        greet
+    ]));
+    let err = toolbox.bind(&doc).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "7 problem(s) binding the document's server tools:
+  /tools/0/outputs/0: the document's output `forecast` is not one of the function's (output-mismatch)
+  /tools/0/outputs: the function's output `tool_output` is not declared by the document (output-mismatch)
+  /tools/1/inputs/0: the input `a` is string in the document but integer in Rust (input-mismatch)
+  /tools/1/inputs/1: the document's input `c` is not one of the function's (input-mismatch)
+  /tools/1/inputs: the function's input `b` is not declared by the document (input-mismatch)
+  /tools/2: the server tool `lookup` has no registered Rust tool (tool-not-registered)
+  /tools/3: `greet` is a server tool here but registered as a client tool (tool-kind-mismatch)
+registered tools: `get_weather`, `add-numbers`, `greet`"
+    );
+}
