@@ -4,10 +4,6 @@
 # `agentspec fmt` writes for every loadable corpus document, unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=scripts/.venv
-if ! "$venv/bin/python" -c 'import pyagentspec' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet 'pyagentspec==26.3.1'
-fi
+source scripts/venv.sh
 cargo build --quiet --locked -p agentspec-cli
 "$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated

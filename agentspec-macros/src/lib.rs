@@ -6,6 +6,8 @@
 use proc_macro::TokenStream;
 
 mod docs;
+#[cfg(test)]
+mod expand_tests;
 mod tool;
 
 /// Makes an Agent Spec tool of a function: a unit type `<Name>Tool` implementing

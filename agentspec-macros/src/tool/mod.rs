@@ -107,7 +107,7 @@ fn generate(
     let outputs = outputs(settings, fn_docs, returns);
     let call = call(item, args, returns, &private, &ty);
     let doc = format!(
-        "The Agent Spec tool `{name}`, from [`{fn_name}`]: its description and a call from JSON \
+        " The Agent Spec tool `{name}`, from [`{fn_name}`]: its description and a call from JSON \
          arguments (`RustTool`)."
     );
     let test = format_ident!("__agentspec_tool_{}_is_described", fn_name);

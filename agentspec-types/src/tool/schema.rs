@@ -216,6 +216,17 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
         }
         map.insert(key, sub);
     }
+    if map.get("type").and_then(Value::as_str) == Some("object")
+        && map
+            .get("additionalProperties")
+            .is_some_and(Value::is_object)
+        && !map.contains_key("properties")
+    {
+        // a map: written with empty `properties`, as pyagentspec's DictProperty is
+        let at = map.len();
+        map.insert("properties".into(), Value::Object(Map::new()));
+        debug_assert_eq!(map.len(), at + 1);
+    }
     nullable_as_any_of(map);
     Ok(())
 }

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Tool interoperability with the reference SDK: the ServerTools and ClientTools that
+# #[tool] writes (tests/src/bin/agentspec-tool-interop.rs) load in pyagentspec 26.3.1 and
+# equal, as JSON values, what pyagentspec writes for the same tools built in Python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/venv.sh
+cargo build --quiet --locked -p agentspec-tests --bin agentspec-tool-interop
+target/debug/agentspec-tool-interop > target/tool-interop.json
+"$venv/bin/python" scripts/tool-interop.py target/tool-interop.json

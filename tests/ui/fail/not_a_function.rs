@@ -1,0 +1,7 @@
+use agentspec_types::tool;
+
+/// Not a function.
+#[tool]
+struct Weather;
+
+fn main() {}
