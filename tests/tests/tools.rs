@@ -395,3 +395,49 @@ fn reports_every_missing_tool_and_mismatch_at_once() {
 registered tools: `get_weather`, `add-numbers`, `greet`"
     );
 }
+
+/// A future that is pending until another thread wakes it.
+struct FromThread(Option<std::sync::mpsc::Receiver<u32>>, Option<u32>);
+
+impl std::future::Future for FromThread {
+    type Output = u32;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<u32> {
+        if let Some(v) = self.1 {
+            return std::task::Poll::Ready(v);
+        }
+        if let Some(rx) = &self.0 {
+            if let Ok(v) = rx.try_recv() {
+                return std::task::Poll::Ready(v);
+            }
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.0 = Some(rx);
+        let waker = cx.waker().clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            tx.send(7).unwrap();
+            waker.wake();
+        });
+        std::task::Poll::Pending
+    }
+}
+
+/// Waits for a value computed on another thread.
+#[tool]
+async fn wait_for_value(add: u32) -> u32 {
+    FromThread(None, None).await + add
+}
+
+#[test]
+fn call_blocking_waits_for_a_tool_that_is_woken_from_another_thread() {
+    let toolbox = Toolbox::new().with(WaitForValueTool).unwrap();
+    assert_eq!(
+        toolbox
+            .call_blocking("wait_for_value", json!({"add": 35}))
+            .unwrap(),
+        json!(42)
+    );
+}

@@ -339,9 +339,16 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             self.0.unpark();
         }
     }
+    let mut future = std::pin::pin!(future);
+    // Most tools finish on their first poll: no waker to build then.
+    if let Poll::Ready(out) = future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        return out;
+    }
     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
     let mut cx = Context::from_waker(&waker);
-    let mut future = std::pin::pin!(future);
     loop {
         match future.as_mut().poll(&mut cx) {
             Poll::Ready(out) => return out,

@@ -1,6 +1,9 @@
 //! `agentspec-bench [--quick]`: loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
+//! Then times calling `#[tool]` functions from JSON arguments, through the tool and
+//! through a `Toolbox`, against calling the function directly and against hand-written
+//! serde glue, in the same run.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -11,6 +14,8 @@ use agentspec_tests::{
     agent_with_tools_document, linear_flow_document, nested_flows_document, to_json,
 };
 use agentspec_types::Document;
+use agentspec_types::tool::{RustTool, Toolbox, block_on};
+use serde_json::json;
 
 /// Counts the bytes in use and their high-water mark.
 struct Counting;
@@ -85,6 +90,119 @@ fn peak<T>(f: impl FnOnce() -> T) -> usize {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// Adds two numbers.
+#[agentspec_types::tool]
+fn add(a: f64, b: f64) -> f64 {
+    a + b
+}
+
+/// A forecast.
+#[derive(serde::Serialize, agentspec_types::schemars::JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Forecast {
+    city: String,
+    temperature: f64,
+    days: u8,
+}
+
+/// Gets the weather.
+#[agentspec_types::tool]
+fn get_weather(city: &str, #[arg(default = 1)] days: u8, unit: Option<String>) -> Forecast {
+    let celsius = unit.as_deref() != Some("fahrenheit");
+    Forecast {
+        city: city.to_owned(),
+        temperature: if celsius { 20.5 } else { 68.9 },
+        days,
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct WeatherArgs {
+    city: String,
+    #[serde(default = "one")]
+    days: u8,
+    unit: Option<String>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// Mean time of one call of `f`, over `n` calls, fastest of `runs` rounds.
+fn per_call<T>(runs: usize, n: usize, mut f: impl FnMut() -> T) -> f64 {
+    fastest(runs, || {
+        for _ in 0..n {
+            black_box(f());
+        }
+    })
+    .as_secs_f64()
+        * 1e9
+        / n as f64
+}
+
+/// Calling tools from JSON: the function itself, hand-written serde glue, the `#[tool]`
+/// type (static dispatch), and a `Toolbox` by name (one boxed future per call).
+fn tool_calls(runs: usize, n: usize) {
+    let toolbox = Toolbox::new()
+        .with(AddTool)
+        .and_then(|t| t.with(GetWeatherTool))
+        .expect("registers");
+    let add_args = json!({"a": 2.0, "b": 40.0});
+    let weather_args = json!({"city": "Zurich", "unit": "celsius"});
+    println!();
+    println!(
+        "| tool call | direct ns | serde glue ns | #[tool] ns | toolbox ns | toolbox overhead ns | toolbox / serde glue |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let row = |name: &str, direct: f64, glue: f64, tool: f64, boxed: f64| {
+        println!(
+            "| {name} | {direct:.0} | {glue:.0} | {tool:.0} | {boxed:.0} | {:.0} | {:.2} |",
+            boxed - direct,
+            boxed / glue
+        );
+    };
+    row(
+        "add(a, b)",
+        per_call(runs, n, || add(black_box(2.0), black_box(40.0))),
+        per_call(runs, n, || {
+            let v = add_args.clone();
+            let a: f64 = serde_json::from_value(v["a"].clone()).expect("a");
+            let b: f64 = serde_json::from_value(v["b"].clone()).expect("b");
+            serde_json::to_value(add(a, b)).expect("writes")
+        }),
+        per_call(runs, n, || {
+            block_on(AddTool.call(add_args.clone())).expect("calls")
+        }),
+        per_call(runs, n, || {
+            toolbox
+                .call_blocking("add", add_args.clone())
+                .expect("calls")
+        }),
+    );
+    row(
+        "get_weather(city, days, unit)",
+        per_call(runs, n, || {
+            get_weather(
+                black_box("Zurich"),
+                black_box(1),
+                Some("celsius".to_owned()),
+            )
+        }),
+        per_call(runs, n, || {
+            let a: WeatherArgs = serde_json::from_value(weather_args.clone()).expect("args");
+            serde_json::to_value(get_weather(&a.city, a.days, a.unit)).expect("writes")
+        }),
+        per_call(runs, n, || {
+            block_on(GetWeatherTool.call(weather_args.clone())).expect("calls")
+        }),
+        per_call(runs, n, || {
+            toolbox
+                .call_blocking("get_weather", weather_args.clone())
+                .expect("calls")
+        }),
+    );
 }
 
 fn main() {
@@ -164,4 +282,5 @@ fn main() {
             typed_load.as_secs_f64() * 1e6 / nodes as f64,
         );
     }
+    tool_calls(runs, if quick { 20_000 } else { 200_000 });
 }
