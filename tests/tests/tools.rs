@@ -397,7 +397,7 @@ registered tools: `get_weather`, `add-numbers`, `greet`"
 }
 
 /// A future that is pending until another thread wakes it.
-struct FromThread(Option<std::sync::mpsc::Receiver<u32>>, Option<u32>);
+struct FromThread(Option<std::sync::mpsc::Receiver<u32>>);
 
 impl std::future::Future for FromThread {
     type Output = u32;
@@ -405,13 +405,8 @@ impl std::future::Future for FromThread {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<u32> {
-        if let Some(v) = self.1 {
+        if let Some(Ok(v)) = self.0.as_ref().map(std::sync::mpsc::Receiver::try_recv) {
             return std::task::Poll::Ready(v);
-        }
-        if let Some(rx) = &self.0 {
-            if let Ok(v) = rx.try_recv() {
-                return std::task::Poll::Ready(v);
-            }
         }
         let (tx, rx) = std::sync::mpsc::channel();
         self.0 = Some(rx);
@@ -428,7 +423,7 @@ impl std::future::Future for FromThread {
 /// Waits for a value computed on another thread.
 #[tool]
 async fn wait_for_value(add: u32) -> u32 {
-    FromThread(None, None).await + add
+    FromThread(None).await + add
 }
 
 #[test]
