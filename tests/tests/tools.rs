@@ -436,3 +436,92 @@ fn call_blocking_waits_for_a_tool_that_is_woken_from_another_thread() {
         json!(42)
     );
 }
+
+mod schemas {
+    use agentspec_types::schemars::JsonSchema;
+    use agentspec_types::tool::{Contract, property};
+    use serde::Deserialize;
+    use serde_json::{Value, json};
+
+    fn of<T: JsonSchema>() -> Value {
+        Value::Object(property::<T>("x", Contract::Deserialize).unwrap())
+    }
+
+    /// A documented choice.
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(crate = "agentspec_types::schemars")]
+    #[allow(dead_code, reason = "only described")]
+    enum Documented {
+        /// The first.
+        A,
+        /// The second.
+        B,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(crate = "agentspec_types::schemars")]
+    #[serde(tag = "kind")]
+    #[allow(dead_code, reason = "only described")]
+    enum Shape {
+        Circle { r: f64 },
+        Square { side: u16 },
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(crate = "agentspec_types::schemars")]
+    #[allow(dead_code, reason = "only described")]
+    struct Titled {
+        #[schemars(title = "bad title")]
+        field: String,
+    }
+
+    #[test]
+    fn one_of_is_written_as_any_of() {
+        assert_eq!(
+            of::<Documented>(),
+            json!({"title": "x", "description": "A documented choice.", "anyOf": [
+                {"description": "The first.", "type": "string", "const": "A"},
+                {"description": "The second.", "type": "string", "const": "B"}
+            ]})
+        );
+        assert_eq!(
+            of::<Shape>(),
+            json!({"title": "x", "anyOf": [
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "Circle"},
+                 "r": {"type": "number"}}, "required": ["kind", "r"]},
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "Square"},
+                 "side": {"type": "integer", "minimum": 0, "maximum": 65535}},
+                 "required": ["kind", "side"]}
+            ]})
+        );
+    }
+
+    #[test]
+    fn nullable_enums_and_any_values() {
+        assert_eq!(
+            of::<Option<Documented>>(),
+            json!({"title": "x", "anyOf": [
+                {"anyOf": [
+                    {"description": "The first.", "type": "string", "const": "A"},
+                    {"description": "The second.", "type": "string", "const": "B"}
+                ], "description": "A documented choice."},
+                {"type": "null"}
+            ]})
+        );
+        assert_eq!(of::<Value>(), json!({"title": "x"}));
+        assert_eq!(
+            of::<(i32, String)>(),
+            json!({"title": "x", "type": "array", "prefixItems": [{"type": "integer"},
+                   {"type": "string"}], "minItems": 2, "maxItems": 2})
+        );
+    }
+
+    #[test]
+    fn rejects_a_nested_title_the_language_forbids() {
+        let err = property::<Titled>("x", Contract::Deserialize).unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("invalid-title", "/properties/field/title")
+        );
+    }
+}
