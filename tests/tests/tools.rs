@@ -525,3 +525,33 @@ mod schemas {
         );
     }
 }
+
+/// Sorts numbers and labels them.
+#[tool]
+fn sort_numbers(
+    numbers: &mut Vec<i64>,
+    skip: &[i64],
+    r#type: Option<&str>,
+    label: &String,
+) -> (String, Vec<i64>) {
+    numbers.retain(|n| !skip.contains(n));
+    numbers.sort_unstable();
+    (
+        format!("{label}:{}", r#type.unwrap_or("asc")),
+        numbers.clone(),
+    )
+}
+
+#[test]
+fn mutable_slice_raw_and_reference_arguments() {
+    let spec = SortNumbersTool.spec().unwrap();
+    assert_eq!(
+        spec.input_titles().collect::<Vec<_>>(),
+        ["numbers", "skip", "type", "label"]
+    );
+    let out = agentspec_types::tool::block_on(
+        SortNumbersTool.call(json!({"numbers": [3, 1, 2, 5], "skip": [5], "label": "n"})),
+    )
+    .unwrap();
+    assert_eq!(out, json!(["n:asc", [1, 2, 3]]));
+}
