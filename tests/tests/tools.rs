@@ -331,15 +331,17 @@ fn agent_with_tools(tools: Value) -> Document {
     Document::from_value(&value).unwrap()
 }
 
+fn three_tools() -> Toolbox {
+    Toolbox::new()
+        .with(GetWeatherTool)
+        .and_then(|t| t.with(AddTool))
+        .and_then(|t| t.with(GreetTool))
+        .unwrap()
+}
+
 #[test]
 fn binds_a_documents_server_tools_to_registered_tools() {
-    let toolbox = Toolbox::new()
-        .with(GetWeatherTool)
-        .unwrap()
-        .with(AddTool)
-        .unwrap()
-        .with(GreetTool)
-        .unwrap();
+    let toolbox = three_tools();
     let weather = component(&GetWeatherTool);
     let greet = component(&GreetTool);
     let doc = agent_with_tools(json!([weather, greet]));
@@ -357,13 +359,7 @@ fn binds_a_documents_server_tools_to_registered_tools() {
 
 #[test]
 fn reports_every_missing_tool_and_mismatch_at_once() {
-    let toolbox = Toolbox::new()
-        .with(GetWeatherTool)
-        .unwrap()
-        .with(AddTool)
-        .unwrap()
-        .with(GreetTool)
-        .unwrap();
+    let toolbox = three_tools();
     let text = std::fs::read_to_string(agentspec_tests::fixture(
         "generated/agent_simple_server_tool.json",
     ))

@@ -49,6 +49,22 @@ pub enum OutputShape {
     Fields,
 }
 
+/// `ServerTool` and `ClientTool` have the same fields.
+macro_rules! tool_component {
+    ($ty:ident, $spec:expr) => {
+        crate::$ty {
+            id: $spec.name.clone(),
+            name: $spec.name.clone(),
+            description: $spec.description.clone(),
+            metadata: Some(JsonObject::new()),
+            inputs: Some($spec.inputs.clone()),
+            outputs: Some($spec.outputs.clone()),
+            requires_confirmation: $spec.requires_confirmation,
+            referenced_components: IndexMap::new(),
+        }
+    };
+}
+
 /// A tool's Agent Spec description: name, description, input and output properties.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
@@ -154,30 +170,12 @@ impl ToolSpec {
 
     /// The description as a `ServerTool` component whose id is the tool's name.
     pub fn server_tool(&self) -> crate::ServerTool {
-        crate::ServerTool {
-            id: self.name.clone(),
-            name: self.name.clone(),
-            description: self.description.clone(),
-            metadata: Some(JsonObject::new()),
-            inputs: Some(self.inputs.clone()),
-            outputs: Some(self.outputs.clone()),
-            requires_confirmation: self.requires_confirmation,
-            referenced_components: IndexMap::new(),
-        }
+        tool_component!(ServerTool, self)
     }
 
     /// The description as a `ClientTool` component whose id is the tool's name.
     pub fn client_tool(&self) -> crate::ClientTool {
-        crate::ClientTool {
-            id: self.name.clone(),
-            name: self.name.clone(),
-            description: self.description.clone(),
-            metadata: Some(JsonObject::new()),
-            inputs: Some(self.inputs.clone()),
-            outputs: Some(self.outputs.clone()),
-            requires_confirmation: self.requires_confirmation,
-            referenced_components: IndexMap::new(),
-        }
+        tool_component!(ClientTool, self)
     }
 
     /// The description as a tool of its kind, to put in an agent's `tools` or a `ToolNode`.
