@@ -512,6 +512,32 @@ mod schemas {
         );
     }
 
+    /// Written under one key, read under another: its default cannot match its schema.
+    #[derive(serde::Serialize, Deserialize, JsonSchema)]
+    #[schemars(crate = "agentspec_types::schemars")]
+    struct Renamed {
+        #[serde(rename(serialize = "written", deserialize = "read"))]
+        value: u8,
+    }
+
+    #[test]
+    fn rejects_a_default_its_schema_does_not_accept() {
+        let err =
+            agentspec_types::tool::SpecBuilder::new("t", agentspec_types::tool::ToolKind::Server)
+                .input_default::<Renamed>("r", None, &Renamed { value: 1 })
+                .build()
+                .unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("invalid-default", "/inputs/0")
+        );
+        assert_eq!(
+            err.to_string(),
+            "cannot describe tool `t`: the default {\"written\":1} of `r` does not match its \
+             schema (at /inputs/0; invalid-default)"
+        );
+    }
+
     #[test]
     fn rejects_a_nested_title_the_language_forbids() {
         let err = property::<Titled>("x", Contract::Deserialize).unwrap_err();

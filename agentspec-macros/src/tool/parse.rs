@@ -47,12 +47,13 @@ pub struct ToolAttr {
 const TOOL_KEYS: &str = "`name`, `description`, `requires_confirmation`, `client`, `output(title, description)`, \
      `outputs = fields`, `crate`";
 
-fn once<T>(slot: &mut Option<T>, value: T, key: &Path, errors: &mut Errors) {
+/// Fills `slot` from a `key = value` setting, refusing a second one.
+fn set<T>(slot: &mut Option<T>, value: T, meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
     if slot.is_some() {
-        errors.at(key.span(), format!("duplicate `{}`", path_name(key)));
-    } else {
-        *slot = Some(value);
+        return Err(meta.error(format!("duplicate `{}`", path_name(&meta.path))));
     }
+    *slot = Some(value);
+    Ok(())
 }
 
 fn path_name(path: &Path) -> String {
@@ -107,11 +108,7 @@ pub fn tool_attr(args: TokenStream, errors: &mut Errors) -> ToolAttr {
                             .error("unknown `output` setting; expected `title` or `description`"));
                     };
                     let lit: LitStr = inner.value()?.parse()?;
-                    if slot.is_some() {
-                        return Err(inner.error(format!("duplicate `{}`", path_name(&inner.path))));
-                    }
-                    *slot = Some(lit);
-                    Ok(())
+                    set(slot, lit, &inner)
                 })?;
             }
             _ => {
@@ -189,6 +186,37 @@ pub enum Returns {
     Result(Type),
 }
 
+/// The settings of `#[arg(...)]`.
+#[derive(Default)]
+struct ArgAttr {
+    rename: Option<LitStr>,
+    description: Option<LitStr>,
+    default: Option<Expr>,
+}
+
+/// Takes the `#[arg(...)]` attributes off an argument and reads them.
+fn arg_attr(attrs: &mut Vec<syn::Attribute>, errors: &mut Errors) -> ArgAttr {
+    let mut out = ArgAttr::default();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("arg") {
+            return true;
+        }
+        let result = attr.parse_nested_meta(|meta| match path_name(&meta.path).as_str() {
+            "rename" => set(&mut out.rename, meta.value()?.parse()?, &meta),
+            "description" => set(&mut out.description, meta.value()?.parse()?, &meta),
+            "default" => set(&mut out.default, meta.value()?.parse()?, &meta),
+            key => Err(meta.error(format!(
+                "unknown `arg` setting `{key}`; expected `rename`, `description` or `default`"
+            ))),
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+        false
+    });
+    out
+}
+
 /// Reads the arguments of `item`, taking our attributes and doc comments off them.
 pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec<Arg> {
     let mut args = Vec::new();
@@ -213,44 +241,11 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
         };
         let ident = pat.ident.clone();
         let docs = docs::take(&mut typed.attrs);
-        let mut rename: Option<LitStr> = None;
-        let mut attr_description: Option<LitStr> = None;
-        let mut default: Option<Expr> = None;
-        let mut keep = Vec::new();
-        for attr in std::mem::take(&mut typed.attrs) {
-            if !attr.path().is_ident("arg") {
-                keep.push(attr);
-                continue;
-            }
-            let result = attr.parse_nested_meta(|meta| {
-                let key = path_name(&meta.path);
-                let mut local = Errors::default();
-                match key.as_str() {
-                    "rename" => {
-                        let lit: LitStr = meta.value()?.parse()?;
-                        once(&mut rename, lit, &meta.path, &mut local);
-                    }
-                    "description" => {
-                        let lit: LitStr = meta.value()?.parse()?;
-                        once(&mut attr_description, lit, &meta.path, &mut local);
-                    }
-                    "default" => {
-                        let expr: Expr = meta.value()?.parse()?;
-                        once(&mut default, expr, &meta.path, &mut local);
-                    }
-                    _ => {
-                        return Err(meta.error(format!(
-                            "unknown `arg` setting `{key}`; expected `rename`, `description` or `default`"
-                        )));
-                    }
-                }
-                local.finish()
-            });
-            if let Err(e) = result {
-                errors.push(e);
-            }
-        }
-        typed.attrs = keep;
+        let ArgAttr {
+            rename,
+            description: attr_description,
+            default,
+        } = arg_attr(&mut typed.attrs, errors);
         let name = ident.to_string();
         let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
         let title = match &rename {

@@ -71,7 +71,7 @@ pub struct SpecError {
     /// The tool's name.
     pub tool: String,
     /// Stable code: `recursive-type`, `invalid-title`, `invalid-default`,
-    /// `outputs-not-object`, `duplicate-property`.
+    /// `outputs-not-object`, `duplicate-property`, `uninhabited-type`.
     pub code: &'static str,
     /// What is wrong and how to fix it.
     pub message: String,

@@ -78,8 +78,11 @@ fn assemble<T: JsonSchema + ?Sized>(
         Value::Bool(true) => Map::new(),
         _ => {
             return Err(Problem {
-                code: "invalid-default",
-                message: format!("`{}` admits no value", std::any::type_name::<T>()),
+                code: "uninhabited-type",
+                message: format!(
+                    "`{}` admits no value, so no call could pass it",
+                    std::any::type_name::<T>()
+                ),
                 pointer: pointer.to_owned(),
             });
         }
