@@ -40,6 +40,10 @@ enum Command {
         /// documents hold as placeholders; any placeholder it misses is then an error.
         #[arg(long, value_name = "FILE")]
         values: Option<PathBuf>,
+        /// Keep components of types nothing defines (plugin components) as read, instead of
+        /// failing with `plugin-not-registered`.
+        #[arg(long)]
+        keep_unknown: bool,
     },
     /// Load a document and write it to stdout in pyagentspec's layout.
     Fmt {
@@ -61,6 +65,10 @@ enum Command {
         /// content needs a newer one.
         #[arg(long, value_name = "VERSION")]
         version: Option<String>,
+        /// Keep components of types nothing defines (plugin components) as read, instead of
+        /// failing with `plugin-not-registered`.
+        #[arg(long)]
+        keep_unknown: bool,
     },
     /// Disaggregate: move components to a components file, referenced from the main document.
     Split {
@@ -162,8 +170,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             format,
             components,
             values,
+            keep_unknown,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
-            Ok(supplied) => check(&files, format, &supplied, out, err),
+            Ok(mut supplied) => {
+                supplied.keep_unknown = keep_unknown;
+                check(&files, format, &supplied, out, err)
+            }
             Err(code) => code,
         },
         Command::Fmt {
@@ -173,8 +185,10 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             values,
             include_secrets,
             version,
+            keep_unknown,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
-            Ok(supplied) => {
+            Ok(mut supplied) => {
+                supplied.keep_unknown = keep_unknown;
                 let write = WriteOptions::new().include_secrets(include_secrets);
                 fmt(&file, (to, version.as_deref()), &supplied, &write, out, err)
             }
@@ -326,6 +340,7 @@ fn split(
     let none = Supplied {
         components: Components::new(),
         values: None,
+        keep_unknown: false,
     };
     let (doc, format) = match load(file, &none, err) {
         Ok(d) => d,
@@ -410,6 +425,8 @@ fn read(path: &PathBuf) -> Result<Loaded, String> {
 struct Supplied {
     components: Components,
     values: Option<Values>,
+    /// `--keep-unknown`.
+    keep_unknown: bool,
 }
 
 impl Supplied {
@@ -428,11 +445,17 @@ impl Supplied {
             Some(path) => Some(Values::from_path(path).map_err(|e| report(path, &e, err))?),
             None => None,
         };
-        Ok(Supplied { components, values })
+        Ok(Supplied {
+            components,
+            values,
+            keep_unknown: false,
+        })
     }
 
     fn options(&self) -> LoadOptions<'_> {
-        let options = LoadOptions::new().components(&self.components);
+        let options = LoadOptions::new()
+            .components(&self.components)
+            .keep_unknown(self.keep_unknown);
         match &self.values {
             Some(values) => options.values(values),
             None => options,

@@ -279,3 +279,21 @@ fn min_version_explains_and_fmt_writes_at_a_version() {
         Some(2)
     );
 }
+
+#[test]
+fn keep_unknown_writes_plugin_components_back_unchanged() {
+    let path = fixture("generated/plugin_flow_regex_node.json");
+    let plain = agentspec(&["check", path.to_str().unwrap()]);
+    assert_eq!(plain.status.code(), Some(1));
+    assert!(stdout(&plain).contains("error[plugin-not-registered]"));
+    let kept = agentspec(&["check", "--keep-unknown", path.to_str().unwrap()]);
+    assert_eq!(
+        kept.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&kept.stderr)
+    );
+    let out = agentspec(&["fmt", "--keep-unknown", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), std::fs::read_to_string(&path).unwrap());
+}

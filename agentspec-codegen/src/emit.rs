@@ -674,7 +674,7 @@ impl Emitter<'_> {
             }
             impl #rt::codec::Decode for #name {
                 fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
-                    cx.decode_tagged(node, path, #name_str, &[#name_str], |_, entries, offset, cx, path| #name::decode_body(entries, offset, cx, path))
+                    cx.decode_tagged(node, path, #name_str, &[#name_str], ::std::option::Option::None, |_, entries, offset, cx, path| #name::decode_body(entries, offset, cx, path))
                 }
             }
             impl #rt::codec::Encode for #name {
@@ -703,7 +703,11 @@ impl Emitter<'_> {
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq)]
-            pub enum #ename { #( #[doc = #vdocs] #variants(::std::boxed::Box<#variants>), )* }
+            pub enum #ename {
+                #( #[doc = #vdocs] #variants(::std::boxed::Box<#variants>), )*
+                /// A plugin component: a type the schemas do not define.
+                Plugin(#rt::plugin::Plugin),
+            }
             impl #ename {
                 /// The `component_type` values this family admits.
                 pub const MEMBERS: &'static [&'static str] = &[ #( #member_strs ),* ];
@@ -716,7 +720,7 @@ impl Emitter<'_> {
                 }
                 /// Writes the keys of this component (without the enclosing braces).
                 pub fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
-                    match self { #( #ename::#variants(c) => c.encode_body(sink, cx), )* }
+                    match self { #( #ename::#variants(c) => c.encode_body(sink, cx), )* #ename::Plugin(p) => p.get().encode_body(sink, cx), }
                 }
             }
             impl #rt::codec::Tagged for #ename {
@@ -724,11 +728,15 @@ impl Emitter<'_> {
                 const MEMBERS: &'static [&'static str] = #ename::MEMBERS;
             }
             impl #rt::codec::ComponentInfo for #ename {
-                fn component_type(&self) -> &'static str { match self { #( #ename::#variants(c) => c.component_type(), )* } }
-                fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* } }
-                fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* } }
-                fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* } }
-                fn since(&self) -> #rt::Version { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::since(&**c), )* } }
+                fn component_type(&self) -> &str { match self { #( #ename::#variants(c) => c.component_type(), )* #ename::Plugin(p) => p.get().component_type(), } }
+                fn id(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::id(&**c), )* #ename::Plugin(p) => p.get().id(), } }
+                fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* #ename::Plugin(p) => p.get().name(), } }
+                fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* #ename::Plugin(p) => p.get().as_any(), } }
+                fn since(&self) -> #rt::Version { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::since(&**c), )* #ename::Plugin(p) => p.get().since(), } }
+                fn is_plugin(&self) -> bool { ::std::matches!(self, #ename::Plugin(_)) }
+            }
+            impl ::std::convert::From<#rt::plugin::Plugin> for #ename {
+                fn from(component: #rt::plugin::Plugin) -> Self { #ename::Plugin(component) }
             }
             #(
                 impl ::std::convert::From<#variants> for #ename {
@@ -737,7 +745,7 @@ impl Emitter<'_> {
             )*
             impl #rt::codec::Decode for #ename {
                 fn decode(node: #rt::tree::Node, cx: &mut #rt::codec::Decoder, path: &#rt::codec::Path<'_>) -> ::std::option::Option<Self> {
-                    cx.decode_tagged(node, path, #name, Self::MEMBERS, |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
+                    cx.decode_tagged(node, path, #name, Self::MEMBERS, ::std::option::Option::Some(#ename::Plugin), |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
                 }
             }
             impl #rt::codec::Encode for #ename {
@@ -749,7 +757,7 @@ impl Emitter<'_> {
             }
             impl #rt::walk::Walk<Component> for #ename {
                 fn walk<'a>(&'a self, f: &mut dyn FnMut(#rt::walk::Visit<'a, Component>)) {
-                    match self { #( #ename::#variants(c) => #rt::walk::Walk::<Component>::walk(&**c, f), )* }
+                    match self { #( #ename::#variants(c) => #rt::walk::Walk::<Component>::walk(&**c, f), )* #ename::Plugin(p) => #rt::walk::Walk::<Component>::walk(p, f), }
                 }
             }
         }
@@ -775,6 +783,7 @@ impl Emitter<'_> {
                     Component::decode_body(tag, entries, offset, cx, path)
                 }
                 fn encode_body(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) { Component::encode_body(self, sink, cx) }
+                fn plugin(component: #rt::plugin::Plugin) -> Self { Component::Plugin(component) }
             }
         }
     }

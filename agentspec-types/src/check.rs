@@ -13,9 +13,11 @@ use crate::tree::{Node, Value};
 /// Components supplied from outside the document (a components file), by id.
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
-    pub types: HashMap<String, &'static str>,
+    pub types: HashMap<String, String>,
     /// Values of sensitive fields by placeholder, when supplied.
     pub values: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Keep components of unknown types as raw plugin components.
+    pub keep_unknown: bool,
 }
 
 /// The `$referenced_components` checks, all reported at once: ids defined twice,
@@ -59,14 +61,14 @@ pub(crate) fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, reg
         match keys.get(reference.id.as_str()) {
             None => match registry.types.get(reference.id.as_str()) {
                 None => found.push(Found::Unresolved(r)),
-                Some(ty) if !reference.members.contains(ty) => {
-                    found.push(Found::WrongSupplied(r, ty))
+                Some(ty) if !ty.is_empty() && !reference.members.contains(&ty.as_str()) => {
+                    found.push(Found::WrongSupplied(r, ty.clone()))
                 }
                 Some(_) => continue,
             },
             Some(&target) => {
                 used[target] = true;
-                let ty = cx.entries[target].component_type;
+                let ty = cx.entries[target].component_type.as_str();
                 if !ty.is_empty() && !reference.members.contains(&ty) {
                     found.push(Found::WrongFamily(r, target));
                 }
@@ -161,7 +163,7 @@ enum Found {
     Unresolved(usize),
     WrongFamily(usize, usize),
     /// A reference to a supplied component of the wrong family.
-    WrongSupplied(usize, &'static str),
+    WrongSupplied(usize, String),
     /// A `$referenced_components` key that the supplied components define too.
     AlsoSupplied(usize),
     /// A sensitive field whose value was not supplied.
@@ -234,7 +236,7 @@ impl Found {
             }
             Found::WrongFamily(r, target) => {
                 let reference = &cx.references[*r];
-                let ty = cx.entries[*target].component_type;
+                let ty = &cx.entries[*target].component_type;
                 let message = format!(
                     "`{}` is a `{ty}`, which cannot stand where a {} is expected (expected one of: {})",
                     reference.id,

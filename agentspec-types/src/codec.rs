@@ -108,7 +108,7 @@ pub trait Encode {
 /// What every component has, whatever its type.
 pub trait ComponentInfo: Sync {
     /// Its `component_type`.
-    fn component_type(&self) -> &'static str;
+    fn component_type(&self) -> &str;
     /// Its id (`""` for the rare type without one).
     fn id(&self) -> &str;
     /// Its name (`""` for the rare type without one).
@@ -118,6 +118,10 @@ pub trait ComponentInfo: Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// The first Agent Spec version that has this component type.
     fn since(&self) -> Version;
+    /// Whether it is a plugin component (a type the schemas do not define).
+    fn is_plugin(&self) -> bool {
+        false
+    }
 }
 
 /// The set of every concrete component type of one generated type set: the document root.
@@ -137,6 +141,8 @@ pub trait ComponentSet: ComponentInfo + crate::walk::Walk<Self> + Sized {
     ) -> Option<Self>;
     /// Writes the keys of the component, without the enclosing braces.
     fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
+    /// A plugin component as a member of the set.
+    fn plugin(component: crate::plugin::Plugin) -> Self;
 }
 
 /// A fresh unique component id (a random UUID), for components that have none.
@@ -167,7 +173,7 @@ pub(crate) struct MapEntry {
     pub key_offset: u32,
     pub pointer: Option<String>,
     /// The `component_type` of its body (`""` when the body failed to decode).
-    pub component_type: &'static str,
+    pub component_type: String,
 }
 
 /// A component body seen while decoding.
@@ -200,6 +206,8 @@ pub struct Decoder {
     pub(crate) values: Option<serde_json::Map<String, serde_json::Value>>,
     /// Placeholders read: (placeholder, offset of the placeholder object, pointer, supplied).
     pub(crate) secrets: Vec<SeenSecret>,
+    /// Keep components of unknown types as [`RawComponent`](crate::plugin::RawComponent)s.
+    pub(crate) keep_unknown: bool,
 }
 
 /// A `{"$component_ref": "<id>.<field>"}` placeholder of a sensitive field.
@@ -442,14 +450,17 @@ impl Decoder {
                 key: entry.key.clone(),
                 key_offset: entry.key_offset,
                 pointer,
-                component_type: "",
+                component_type: String::new(),
             });
             self.owners.push(index);
             let body = C::decode(entry.value, self, &entry_path);
             self.owners.pop();
             match body {
                 Some(component) => {
-                    self.entries[index].component_type = component.component_type();
+                    // a plugin may stand in any family that admits it: no family check by type name
+                    if !component.is_plugin() {
+                        self.entries[index].component_type = component.component_type().to_owned();
+                    }
                     map.insert(entry.key, component);
                 }
                 None => ok = false,
@@ -570,6 +581,7 @@ impl Decoder {
         path: &Path<'_>,
         family: &str,
         members: &[&str],
+        plugin: Option<fn(crate::plugin::Plugin) -> T>,
         body: impl FnOnce(&str, Vec<Entry>, u32, &mut Decoder, &Path<'_>) -> Option<T>,
     ) -> Option<T> {
         let (entries, offset) = self.object(node, path, family)?;
@@ -596,10 +608,37 @@ impl Decoder {
         };
         let (tag, tag_offset) = tag;
         if !members.contains(&tag.as_str()) {
+            if let Some(wrap) = plugin
+                && self.keep_unknown
+                && !self.all_types.contains(&tag.as_str())
+            {
+                return self.raw(entries, offset, path).map(wrap);
+            }
             self.report_unknown_type(&tag, tag_offset, &entries, family, members, path);
             return None;
         }
         body(&tag, entries, offset, self, path)
+    }
+
+    /// A component of an unknown type, kept as read.
+    fn raw(
+        &mut self,
+        entries: Vec<Entry>,
+        offset: u32,
+        path: &Path<'_>,
+    ) -> Option<crate::plugin::Plugin> {
+        if let Some(id) = entries.iter().find(|e| e.key == "id")
+            && let Value::Str(id) = &id.value.value
+        {
+            let id = id.clone();
+            self.define(&id, offset, path);
+        }
+        let node = Node {
+            offset,
+            value: Value::Object(entries),
+        };
+        let body = serde_json::Map::decode(node, self, path)?;
+        crate::plugin::RawComponent::new(body).map(crate::plugin::Plugin::new)
     }
 
     fn report_unknown_type(
@@ -619,7 +658,7 @@ impl Decoder {
                 _ => "?",
             };
             let message = format!(
-                "`{tag}` is a plugin component (plugin `{name}`) and no plugin registers it; a {family} is one of: {list}"
+                "`{tag}` is a plugin component (plugin `{name}`) and no plugin registers it (load with `keep_unknown` / `--keep-unknown` to keep it as read); a {family} is one of: {list}"
             );
             self.error("plugin-not-registered", message, &path, offset);
         } else if self.all_types.contains(&tag) {

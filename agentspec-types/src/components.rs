@@ -213,9 +213,19 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
             types: self
                 .entries
                 .iter()
-                .map(|(id, doc)| (id.clone(), doc.root().component_type()))
+                .map(|(id, doc)| {
+                    // plugins may stand in any family that admits them: no check by name
+                    let root = doc.root();
+                    let ty = if root.is_plugin() {
+                        ""
+                    } else {
+                        root.component_type()
+                    };
+                    (id.clone(), ty.to_owned())
+                })
                 .collect(),
             values: None,
+            keep_unknown: false,
         }
     }
 
@@ -282,6 +292,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
 pub struct LoadOptions<'a, C> {
     pub(crate) components: Option<&'a Components<C>>,
     pub(crate) values: Option<&'a Values>,
+    pub(crate) keep_unknown: bool,
 }
 
 impl<C> Default for LoadOptions<'_, C> {
@@ -289,6 +300,7 @@ impl<C> Default for LoadOptions<'_, C> {
         LoadOptions {
             components: None,
             values: None,
+            keep_unknown: false,
         }
     }
 }
@@ -319,7 +331,18 @@ impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
             .map(Components::registry)
             .unwrap_or_default();
         registry.values = self.values.map(|v| v.0.clone());
+        registry.keep_unknown = self.keep_unknown;
         registry
+    }
+
+    /// Keeps a component whose type nothing defines (a plugin component with no plugin
+    /// registered) as a [`RawComponent`](crate::plugin::RawComponent) in the family's
+    /// `Plugin` variant, written back unchanged, instead of failing with
+    /// `plugin-not-registered` or `unknown-component-type`. A built-in type in the wrong
+    /// place is still an error.
+    pub fn keep_unknown(mut self, keep: bool) -> Self {
+        self.keep_unknown = keep;
+        self
     }
 }
 

@@ -769,6 +769,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.eager_pointers = source.is_none();
     cx.values = registry.values.clone();
+    cx.keep_unknown = registry.keep_unknown;
     let root_path = *base;
     let offset = tree.offset;
     let Value::Object(mut entries) = tree.value else {
@@ -798,6 +799,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
             &root_path,
             "component",
             C::TYPES,
+            Some(C::plugin),
             |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
         )
     };

@@ -35,6 +35,7 @@ pub mod document;
 pub mod graph;
 pub mod json;
 mod layout;
+pub mod plugin;
 mod primitives;
 mod refs;
 pub mod resolve;

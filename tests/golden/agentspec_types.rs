@@ -2835,6 +2835,7 @@ impl ::agentspec_types::codec::Decode for A2AAgent {
             path,
             "A2AAgent",
             &["A2AAgent"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| A2AAgent::decode_body(
                 entries,
                 offset,
@@ -3371,6 +3372,7 @@ impl ::agentspec_types::codec::Decode for A2AConnectionConfig {
             path,
             "A2AConnectionConfig",
             &["A2AConnectionConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| A2AConnectionConfig::decode_body(
                 entries,
                 offset,
@@ -3741,6 +3743,7 @@ impl ::agentspec_types::codec::Decode for Agent {
             path,
             "Agent",
             &["Agent"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| Agent::decode_body(entries, offset, cx, path),
         )
     }
@@ -4040,6 +4043,7 @@ impl ::agentspec_types::codec::Decode for AgentNode {
             path,
             "AgentNode",
             &["AgentNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| AgentNode::decode_body(
                 entries,
                 offset,
@@ -4510,6 +4514,7 @@ impl ::agentspec_types::codec::Decode for AgentSpecializationParameters {
             path,
             "AgentSpecializationParameters",
             &["AgentSpecializationParameters"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| AgentSpecializationParameters::decode_body(
                 entries,
                 offset,
@@ -5021,6 +5026,7 @@ impl ::agentspec_types::codec::Decode for ApiNode {
             path,
             "ApiNode",
             &["ApiNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ApiNode::decode_body(
                 entries,
                 offset,
@@ -5351,6 +5357,7 @@ impl ::agentspec_types::codec::Decode for BranchingNode {
             path,
             "BranchingNode",
             &["BranchingNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| BranchingNode::decode_body(
                 entries,
                 offset,
@@ -5863,6 +5870,7 @@ impl ::agentspec_types::codec::Decode for BuiltinTool {
             path,
             "BuiltinTool",
             &["BuiltinTool"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| BuiltinTool::decode_body(
                 entries,
                 offset,
@@ -6283,6 +6291,7 @@ impl ::agentspec_types::codec::Decode for CatchExceptionNode {
             path,
             "CatchExceptionNode",
             &["CatchExceptionNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| CatchExceptionNode::decode_body(
                 entries,
                 offset,
@@ -6529,6 +6538,7 @@ impl ::agentspec_types::codec::Decode for ClientTool {
             path,
             "ClientTool",
             &["ClientTool"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ClientTool::decode_body(
                 entries,
                 offset,
@@ -6759,6 +6769,7 @@ impl ::agentspec_types::codec::Decode for ControlFlowEdge {
             path,
             "ControlFlowEdge",
             &["ControlFlowEdge"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ControlFlowEdge::decode_body(
                 entries,
                 offset,
@@ -7457,6 +7468,7 @@ impl ::agentspec_types::codec::Decode for ConversationSummarizationTransform {
             path,
             "ConversationSummarizationTransform",
             &["ConversationSummarizationTransform"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ConversationSummarizationTransform::decode_body(
                 entries,
                 offset,
@@ -7725,6 +7737,7 @@ impl ::agentspec_types::codec::Decode for DataFlowEdge {
             path,
             "DataFlowEdge",
             &["DataFlowEdge"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| DataFlowEdge::decode_body(
                 entries,
                 offset,
@@ -8077,6 +8090,7 @@ impl ::agentspec_types::codec::Decode for EndNode {
             path,
             "EndNode",
             &["EndNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| EndNode::decode_body(
                 entries,
                 offset,
@@ -8406,6 +8420,7 @@ impl ::agentspec_types::codec::Decode for Flow {
             path,
             "Flow",
             &["Flow"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| Flow::decode_body(entries, offset, cx, path),
         )
     }
@@ -8874,6 +8889,7 @@ impl ::agentspec_types::codec::Decode for FlowNode {
             path,
             "FlowNode",
             &["FlowNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| FlowNode::decode_body(
                 entries,
                 offset,
@@ -9195,6 +9211,7 @@ impl ::agentspec_types::codec::Decode for GeminiAIStudioAuthConfig {
             path,
             "GeminiAIStudioAuthConfig",
             &["GeminiAIStudioAuthConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| GeminiAIStudioAuthConfig::decode_body(
                 entries,
                 offset,
@@ -9734,6 +9751,7 @@ impl ::agentspec_types::codec::Decode for GeminiConfig {
             path,
             "GeminiConfig",
             &["GeminiConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| GeminiConfig::decode_body(
                 entries,
                 offset,
@@ -10130,6 +10148,7 @@ impl ::agentspec_types::codec::Decode for GeminiVertexAIAuthConfig {
             path,
             "GeminiVertexAIAuthConfig",
             &["GeminiVertexAIAuthConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| GeminiVertexAIAuthConfig::decode_body(
                 entries,
                 offset,
@@ -10443,6 +10462,7 @@ impl ::agentspec_types::codec::Decode for InMemoryCollectionDatastore {
             path,
             "InMemoryCollectionDatastore",
             &["InMemoryCollectionDatastore"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| InMemoryCollectionDatastore::decode_body(
                 entries,
                 offset,
@@ -10730,6 +10750,7 @@ impl ::agentspec_types::codec::Decode for InputMessageNode {
             path,
             "InputMessageNode",
             &["InputMessageNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| InputMessageNode::decode_body(
                 entries,
                 offset,
@@ -11280,6 +11301,7 @@ impl ::agentspec_types::codec::Decode for LlmConfig {
             path,
             "LlmConfig",
             &["LlmConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| LlmConfig::decode_body(
                 entries,
                 offset,
@@ -11593,6 +11615,7 @@ impl ::agentspec_types::codec::Decode for LlmNode {
             path,
             "LlmNode",
             &["LlmNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| LlmNode::decode_body(
                 entries,
                 offset,
@@ -11862,6 +11885,7 @@ impl ::agentspec_types::codec::Decode for MCPTool {
             path,
             "MCPTool",
             &["MCPTool"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MCPTool::decode_body(
                 entries,
                 offset,
@@ -12241,6 +12265,7 @@ impl ::agentspec_types::codec::Decode for MCPToolBox {
             path,
             "MCPToolBox",
             &["MCPToolBox"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MCPToolBox::decode_body(
                 entries,
                 offset,
@@ -12621,6 +12646,7 @@ impl ::agentspec_types::codec::Decode for MCPToolSpec {
             path,
             "MCPToolSpec",
             &["MCPToolSpec"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MCPToolSpec::decode_body(
                 entries,
                 offset,
@@ -13139,6 +13165,7 @@ impl ::agentspec_types::codec::Decode for MTlsOracleDatabaseConnectionConfig {
             path,
             "MTlsOracleDatabaseConnectionConfig",
             &["MTlsOracleDatabaseConnectionConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MTlsOracleDatabaseConnectionConfig::decode_body(
                 entries,
                 offset,
@@ -13560,6 +13587,7 @@ impl ::agentspec_types::codec::Decode for ManagerWorkers {
             path,
             "ManagerWorkers",
             &["ManagerWorkers"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ManagerWorkers::decode_body(
                 entries,
                 offset,
@@ -14059,6 +14087,7 @@ impl ::agentspec_types::codec::Decode for MapNode {
             path,
             "MapNode",
             &["MapNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MapNode::decode_body(
                 entries,
                 offset,
@@ -14652,6 +14681,7 @@ impl ::agentspec_types::codec::Decode for MessageSummarizationTransform {
             path,
             "MessageSummarizationTransform",
             &["MessageSummarizationTransform"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| MessageSummarizationTransform::decode_body(
                 entries,
                 offset,
@@ -15211,6 +15241,7 @@ impl ::agentspec_types::codec::Decode for OAuthClientConfig {
             path,
             "OAuthClientConfig",
             &["OAuthClientConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OAuthClientConfig::decode_body(
                 entries,
                 offset,
@@ -15772,6 +15803,7 @@ impl ::agentspec_types::codec::Decode for OAuthConfig {
             path,
             "OAuthConfig",
             &["OAuthConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OAuthConfig::decode_body(
                 entries,
                 offset,
@@ -16060,6 +16092,7 @@ impl ::agentspec_types::codec::Decode for OciAgent {
             path,
             "OciAgent",
             &["OciAgent"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciAgent::decode_body(
                 entries,
                 offset,
@@ -16334,6 +16367,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfigWithApiKey {
             path,
             "OciClientConfigWithApiKey",
             &["OciClientConfigWithApiKey"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciClientConfigWithApiKey::decode_body(
                 entries,
                 offset,
@@ -16565,6 +16599,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfigWithInstancePrincipal {
             path,
             "OciClientConfigWithInstancePrincipal",
             &["OciClientConfigWithInstancePrincipal"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciClientConfigWithInstancePrincipal::decode_body(
                 entries,
                 offset,
@@ -16796,6 +16831,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfigWithResourcePrincipal {
             path,
             "OciClientConfigWithResourcePrincipal",
             &["OciClientConfigWithResourcePrincipal"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciClientConfigWithResourcePrincipal::decode_body(
                 entries,
                 offset,
@@ -17075,6 +17111,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfigWithSecurityToken {
             path,
             "OciClientConfigWithSecurityToken",
             &["OciClientConfigWithSecurityToken"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciClientConfigWithSecurityToken::decode_body(
                 entries,
                 offset,
@@ -17567,6 +17604,7 @@ impl ::agentspec_types::codec::Decode for OciGenAiConfig {
             path,
             "OciGenAiConfig",
             &["OciGenAiConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OciGenAiConfig::decode_body(
                 entries,
                 offset,
@@ -18076,6 +18114,7 @@ impl ::agentspec_types::codec::Decode for OllamaConfig {
             path,
             "OllamaConfig",
             &["OllamaConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OllamaConfig::decode_body(
                 entries,
                 offset,
@@ -18629,6 +18668,7 @@ impl ::agentspec_types::codec::Decode for OpenAiCompatibleConfig {
             path,
             "OpenAiCompatibleConfig",
             &["OpenAiCompatibleConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OpenAiCompatibleConfig::decode_body(
                 entries,
                 offset,
@@ -19006,6 +19046,7 @@ impl ::agentspec_types::codec::Decode for OpenAiConfig {
             path,
             "OpenAiConfig",
             &["OpenAiConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OpenAiConfig::decode_body(
                 entries,
                 offset,
@@ -19349,6 +19390,7 @@ impl ::agentspec_types::codec::Decode for OracleDatabaseDatastore {
             path,
             "OracleDatabaseDatastore",
             &["OracleDatabaseDatastore"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OracleDatabaseDatastore::decode_body(
                 entries,
                 offset,
@@ -19632,6 +19674,7 @@ impl ::agentspec_types::codec::Decode for OutputMessageNode {
             path,
             "OutputMessageNode",
             &["OutputMessageNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| OutputMessageNode::decode_body(
                 entries,
                 offset,
@@ -20051,6 +20094,7 @@ impl ::agentspec_types::codec::Decode for ParallelFlowNode {
             path,
             "ParallelFlowNode",
             &["ParallelFlowNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ParallelFlowNode::decode_body(
                 entries,
                 offset,
@@ -20618,6 +20662,7 @@ impl ::agentspec_types::codec::Decode for ParallelMapNode {
             path,
             "ParallelMapNode",
             &["ParallelMapNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ParallelMapNode::decode_body(
                 entries,
                 offset,
@@ -20962,6 +21007,7 @@ impl ::agentspec_types::codec::Decode for PostgresDatabaseDatastore {
             path,
             "PostgresDatabaseDatastore",
             &["PostgresDatabaseDatastore"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| PostgresDatabaseDatastore::decode_body(
                 entries,
                 offset,
@@ -21423,6 +21469,7 @@ impl ::agentspec_types::codec::Decode for RemoteTool {
             path,
             "RemoteTool",
             &["RemoteTool"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| RemoteTool::decode_body(
                 entries,
                 offset,
@@ -21790,6 +21837,7 @@ impl ::agentspec_types::codec::Decode for SSETransport {
             path,
             "SSETransport",
             &["SSETransport"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| SSETransport::decode_body(
                 entries,
                 offset,
@@ -22220,6 +22268,7 @@ impl ::agentspec_types::codec::Decode for SSEmTLSTransport {
             path,
             "SSEmTLSTransport",
             &["SSEmTLSTransport"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| SSEmTLSTransport::decode_body(
                 entries,
                 offset,
@@ -22466,6 +22515,7 @@ impl ::agentspec_types::codec::Decode for ServerTool {
             path,
             "ServerTool",
             &["ServerTool"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ServerTool::decode_body(
                 entries,
                 offset,
@@ -22890,6 +22940,7 @@ impl ::agentspec_types::codec::Decode for SpecializedAgent {
             path,
             "SpecializedAgent",
             &["SpecializedAgent"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| SpecializedAgent::decode_body(
                 entries,
                 offset,
@@ -23172,6 +23223,7 @@ impl ::agentspec_types::codec::Decode for StartNode {
             path,
             "StartNode",
             &["StartNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| StartNode::decode_body(
                 entries,
                 offset,
@@ -23424,6 +23476,7 @@ impl ::agentspec_types::codec::Decode for StdioTransport {
             path,
             "StdioTransport",
             &["StdioTransport"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| StdioTransport::decode_body(
                 entries,
                 offset,
@@ -23799,6 +23852,7 @@ impl ::agentspec_types::codec::Decode for StreamableHTTPTransport {
             path,
             "StreamableHTTPTransport",
             &["StreamableHTTPTransport"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| StreamableHTTPTransport::decode_body(
                 entries,
                 offset,
@@ -24256,6 +24310,7 @@ impl ::agentspec_types::codec::Decode for StreamableHTTPmTLSTransport {
             path,
             "StreamableHTTPmTLSTransport",
             &["StreamableHTTPmTLSTransport"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| StreamableHTTPmTLSTransport::decode_body(
                 entries,
                 offset,
@@ -24710,6 +24765,7 @@ impl ::agentspec_types::codec::Decode for Swarm {
             path,
             "Swarm",
             &["Swarm"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| Swarm::decode_body(entries, offset, cx, path),
         )
     }
@@ -25153,6 +25209,7 @@ impl ::agentspec_types::codec::Decode for TlsOracleDatabaseConnectionConfig {
             path,
             "TlsOracleDatabaseConnectionConfig",
             &["TlsOracleDatabaseConnectionConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| TlsOracleDatabaseConnectionConfig::decode_body(
                 entries,
                 offset,
@@ -25705,6 +25762,7 @@ impl ::agentspec_types::codec::Decode for TlsPostgresDatabaseConnectionConfig {
             path,
             "TlsPostgresDatabaseConnectionConfig",
             &["TlsPostgresDatabaseConnectionConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| TlsPostgresDatabaseConnectionConfig::decode_body(
                 entries,
                 offset,
@@ -25987,6 +26045,7 @@ impl ::agentspec_types::codec::Decode for ToolNode {
             path,
             "ToolNode",
             &["ToolNode"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| ToolNode::decode_body(
                 entries,
                 offset,
@@ -26496,6 +26555,7 @@ impl ::agentspec_types::codec::Decode for VllmConfig {
             path,
             "VllmConfig",
             &["VllmConfig"],
+            ::std::option::Option::None,
             |_, entries, offset, cx, path| VllmConfig::decode_body(
                 entries,
                 offset,
@@ -26544,6 +26604,8 @@ pub enum AgenticComponent {
     SpecializedAgent(::std::boxed::Box<SpecializedAgent>),
     /// A `Swarm`.
     Swarm(::std::boxed::Box<Swarm>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AgenticComponent {
     /// The `component_type` values this family admits.
@@ -26612,6 +26674,7 @@ impl AgenticComponent {
             AgenticComponent::OciAgent(c) => c.encode_body(sink, cx),
             AgenticComponent::SpecializedAgent(c) => c.encode_body(sink, cx),
             AgenticComponent::Swarm(c) => c.encode_body(sink, cx),
+            AgenticComponent::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -26620,7 +26683,7 @@ impl ::agentspec_types::codec::Tagged for AgenticComponent {
     const MEMBERS: &'static [&'static str] = AgenticComponent::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AgenticComponent::A2AAgent(c) => c.component_type(),
             AgenticComponent::Agent(c) => c.component_type(),
@@ -26629,6 +26692,7 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::OciAgent(c) => c.component_type(),
             AgenticComponent::SpecializedAgent(c) => c.component_type(),
             AgenticComponent::Swarm(c) => c.component_type(),
+            AgenticComponent::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -26654,6 +26718,7 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AgenticComponent::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -26679,6 +26744,7 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AgenticComponent::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -26704,6 +26770,7 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AgenticComponent::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -26729,7 +26796,16 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AgenticComponent::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AgenticComponent::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AgenticComponent {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AgenticComponent::Plugin(component)
     }
 }
 impl ::std::convert::From<A2AAgent> for AgenticComponent {
@@ -26778,6 +26854,7 @@ impl ::agentspec_types::codec::Decode for AgenticComponent {
             path,
             "AgenticComponent",
             Self::MEMBERS,
+            ::std::option::Option::Some(AgenticComponent::Plugin),
             |tag, entries, offset, cx, path| AgenticComponent::decode_body(
                 tag,
                 entries,
@@ -26826,6 +26903,9 @@ impl ::agentspec_types::walk::Walk<Component> for AgenticComponent {
             AgenticComponent::Swarm(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AgenticComponent::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -26845,6 +26925,8 @@ pub enum AnyLlmConfig {
     OpenAiConfig(::std::boxed::Box<OpenAiConfig>),
     /// A `VllmConfig`.
     VllmConfig(::std::boxed::Box<VllmConfig>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AnyLlmConfig {
     /// The `component_type` values this family admits.
@@ -26913,6 +26995,7 @@ impl AnyLlmConfig {
             AnyLlmConfig::OpenAiCompatibleConfig(c) => c.encode_body(sink, cx),
             AnyLlmConfig::OpenAiConfig(c) => c.encode_body(sink, cx),
             AnyLlmConfig::VllmConfig(c) => c.encode_body(sink, cx),
+            AnyLlmConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -26921,7 +27004,7 @@ impl ::agentspec_types::codec::Tagged for AnyLlmConfig {
     const MEMBERS: &'static [&'static str] = AnyLlmConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AnyLlmConfig::GeminiConfig(c) => c.component_type(),
             AnyLlmConfig::LlmConfig(c) => c.component_type(),
@@ -26930,6 +27013,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             AnyLlmConfig::OpenAiCompatibleConfig(c) => c.component_type(),
             AnyLlmConfig::OpenAiConfig(c) => c.component_type(),
             AnyLlmConfig::VllmConfig(c) => c.component_type(),
+            AnyLlmConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -26955,6 +27039,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             AnyLlmConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AnyLlmConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -26980,6 +27065,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             AnyLlmConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AnyLlmConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27005,6 +27091,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             AnyLlmConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AnyLlmConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27030,7 +27117,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             AnyLlmConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AnyLlmConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AnyLlmConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AnyLlmConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AnyLlmConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<GeminiConfig> for AnyLlmConfig {
@@ -27079,6 +27175,7 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfig {
             path,
             "AnyLlmConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(AnyLlmConfig::Plugin),
             |tag, entries, offset, cx, path| AnyLlmConfig::decode_body(
                 tag,
                 entries,
@@ -27127,6 +27224,9 @@ impl ::agentspec_types::walk::Walk<Component> for AnyLlmConfig {
             AnyLlmConfig::VllmConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AnyLlmConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27138,6 +27238,8 @@ pub enum AnyOpenAiCompatibleConfig {
     OpenAiCompatibleConfig(::std::boxed::Box<OpenAiCompatibleConfig>),
     /// A `VllmConfig`.
     VllmConfig(::std::boxed::Box<VllmConfig>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AnyOpenAiCompatibleConfig {
     /// The `component_type` values this family admits.
@@ -27188,6 +27290,7 @@ impl AnyOpenAiCompatibleConfig {
                 c.encode_body(sink, cx)
             }
             AnyOpenAiCompatibleConfig::VllmConfig(c) => c.encode_body(sink, cx),
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -27196,11 +27299,12 @@ impl ::agentspec_types::codec::Tagged for AnyOpenAiCompatibleConfig {
     const MEMBERS: &'static [&'static str] = AnyOpenAiCompatibleConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AnyOpenAiCompatibleConfig::OllamaConfig(c) => c.component_type(),
             AnyOpenAiCompatibleConfig::OpenAiCompatibleConfig(c) => c.component_type(),
             AnyOpenAiCompatibleConfig::VllmConfig(c) => c.component_type(),
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -27214,6 +27318,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -27227,6 +27332,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27240,6 +27346,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27253,7 +27360,17 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AnyOpenAiCompatibleConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AnyOpenAiCompatibleConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin>
+for AnyOpenAiCompatibleConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AnyOpenAiCompatibleConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<OllamaConfig> for AnyOpenAiCompatibleConfig {
@@ -27284,6 +27401,7 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfig {
             path,
             "AnyOpenAiCompatibleConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(AnyOpenAiCompatibleConfig::Plugin),
             |tag, entries, offset, cx, path| AnyOpenAiCompatibleConfig::decode_body(
                 tag,
                 entries,
@@ -27320,6 +27438,9 @@ impl ::agentspec_types::walk::Walk<Component> for AnyOpenAiCompatibleConfig {
             AnyOpenAiCompatibleConfig::VllmConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AnyOpenAiCompatibleConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27329,6 +27450,8 @@ pub enum AnySSETransport {
     SSETransport(::std::boxed::Box<SSETransport>),
     /// A `SSEmTLSTransport`.
     SSEmTLSTransport(::std::boxed::Box<SSEmTLSTransport>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AnySSETransport {
     /// The `component_type` values this family admits.
@@ -27364,6 +27487,7 @@ impl AnySSETransport {
         match self {
             AnySSETransport::SSETransport(c) => c.encode_body(sink, cx),
             AnySSETransport::SSEmTLSTransport(c) => c.encode_body(sink, cx),
+            AnySSETransport::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -27372,10 +27496,11 @@ impl ::agentspec_types::codec::Tagged for AnySSETransport {
     const MEMBERS: &'static [&'static str] = AnySSETransport::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AnySSETransport::SSETransport(c) => c.component_type(),
             AnySSETransport::SSEmTLSTransport(c) => c.component_type(),
+            AnySSETransport::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -27386,6 +27511,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AnySSETransport::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -27396,6 +27522,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AnySSETransport::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27406,6 +27533,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AnySSETransport::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27416,7 +27544,16 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AnySSETransport::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AnySSETransport::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AnySSETransport {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AnySSETransport::Plugin(component)
     }
 }
 impl ::std::convert::From<SSETransport> for AnySSETransport {
@@ -27440,6 +27577,7 @@ impl ::agentspec_types::codec::Decode for AnySSETransport {
             path,
             "AnySSETransport",
             Self::MEMBERS,
+            ::std::option::Option::Some(AnySSETransport::Plugin),
             |tag, entries, offset, cx, path| AnySSETransport::decode_body(
                 tag,
                 entries,
@@ -27473,6 +27611,9 @@ impl ::agentspec_types::walk::Walk<Component> for AnySSETransport {
             AnySSETransport::SSEmTLSTransport(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AnySSETransport::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27482,6 +27623,8 @@ pub enum AnyStreamableHTTPTransport {
     StreamableHTTPTransport(::std::boxed::Box<StreamableHTTPTransport>),
     /// A `StreamableHTTPmTLSTransport`.
     StreamableHTTPmTLSTransport(::std::boxed::Box<StreamableHTTPmTLSTransport>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AnyStreamableHTTPTransport {
     /// The `component_type` values this family admits.
@@ -27526,6 +27669,7 @@ impl AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 c.encode_body(sink, cx)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -27534,12 +27678,13 @@ impl ::agentspec_types::codec::Tagged for AnyStreamableHTTPTransport {
     const MEMBERS: &'static [&'static str] = AnyStreamableHTTPTransport::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AnyStreamableHTTPTransport::StreamableHTTPTransport(c) => c.component_type(),
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 c.component_type()
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -27550,6 +27695,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -27560,6 +27706,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27570,6 +27717,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27580,7 +27728,17 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AnyStreamableHTTPTransport::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin>
+for AnyStreamableHTTPTransport {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AnyStreamableHTTPTransport::Plugin(component)
     }
 }
 impl ::std::convert::From<StreamableHTTPTransport> for AnyStreamableHTTPTransport {
@@ -27608,6 +27766,7 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransport {
             path,
             "AnyStreamableHTTPTransport",
             Self::MEMBERS,
+            ::std::option::Option::Some(AnyStreamableHTTPTransport::Plugin),
             |tag, entries, offset, cx, path| AnyStreamableHTTPTransport::decode_body(
                 tag,
                 entries,
@@ -27641,6 +27800,9 @@ impl ::agentspec_types::walk::Walk<Component> for AnyStreamableHTTPTransport {
             AnyStreamableHTTPTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AnyStreamableHTTPTransport::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27654,6 +27816,8 @@ pub enum AnyTlsOracleDatabaseConnectionConfig {
     TlsOracleDatabaseConnectionConfig(
         ::std::boxed::Box<TlsOracleDatabaseConnectionConfig>,
     ),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AnyTlsOracleDatabaseConnectionConfig {
     /// The `component_type` values this family admits.
@@ -27703,6 +27867,9 @@ impl AnyTlsOracleDatabaseConnectionConfig {
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => c.encode_body(sink, cx),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => {
+                p.get().encode_body(sink, cx)
+            }
         }
     }
 }
@@ -27711,7 +27878,7 @@ impl ::agentspec_types::codec::Tagged for AnyTlsOracleDatabaseConnectionConfig {
     const MEMBERS: &'static [&'static str] = AnyTlsOracleDatabaseConnectionConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AnyTlsOracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(
                 c,
@@ -27719,6 +27886,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => c.component_type(),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -27729,6 +27897,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -27739,6 +27908,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27749,6 +27919,7 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27759,7 +27930,17 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AnyTlsOracleDatabaseConnectionConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin>
+for AnyTlsOracleDatabaseConnectionConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AnyTlsOracleDatabaseConnectionConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
@@ -27789,6 +27970,7 @@ impl ::agentspec_types::codec::Decode for AnyTlsOracleDatabaseConnectionConfig {
             path,
             "AnyTlsOracleDatabaseConnectionConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(AnyTlsOracleDatabaseConnectionConfig::Plugin),
             |tag, entries, offset, cx, path| AnyTlsOracleDatabaseConnectionConfig::decode_body(
                 tag,
                 entries,
@@ -27822,6 +28004,9 @@ impl ::agentspec_types::walk::Walk<Component> for AnyTlsOracleDatabaseConnection
             AnyTlsOracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(
                 c,
             ) => ::agentspec_types::walk::Walk::<Component>::walk(&**c, f),
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27829,6 +28014,8 @@ impl ::agentspec_types::walk::Walk<Component> for AnyTlsOracleDatabaseConnection
 pub enum AuthConfig {
     /// A `OAuthConfig`.
     OAuthConfig(::std::boxed::Box<OAuthConfig>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl AuthConfig {
     /// The `component_type` values this family admits.
@@ -27857,6 +28044,7 @@ impl AuthConfig {
     ) {
         match self {
             AuthConfig::OAuthConfig(c) => c.encode_body(sink, cx),
+            AuthConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -27865,9 +28053,10 @@ impl ::agentspec_types::codec::Tagged for AuthConfig {
     const MEMBERS: &'static [&'static str] = AuthConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             AuthConfig::OAuthConfig(c) => c.component_type(),
+            AuthConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -27875,6 +28064,7 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            AuthConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -27882,6 +28072,7 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            AuthConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -27889,6 +28080,7 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            AuthConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -27896,7 +28088,16 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            AuthConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, AuthConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AuthConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        AuthConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<OAuthConfig> for AuthConfig {
@@ -27915,6 +28116,7 @@ impl ::agentspec_types::codec::Decode for AuthConfig {
             path,
             "AuthConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(AuthConfig::Plugin),
             |tag, entries, offset, cx, path| AuthConfig::decode_body(
                 tag,
                 entries,
@@ -27945,6 +28147,9 @@ impl ::agentspec_types::walk::Walk<Component> for AuthConfig {
             AuthConfig::OAuthConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            AuthConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -27960,6 +28165,8 @@ pub enum ClientTransport {
     StreamableHTTPTransport(::std::boxed::Box<StreamableHTTPTransport>),
     /// A `StreamableHTTPmTLSTransport`.
     StreamableHTTPmTLSTransport(::std::boxed::Box<StreamableHTTPmTLSTransport>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl ClientTransport {
     /// The `component_type` values this family admits.
@@ -28020,6 +28227,7 @@ impl ClientTransport {
             ClientTransport::StdioTransport(c) => c.encode_body(sink, cx),
             ClientTransport::StreamableHTTPTransport(c) => c.encode_body(sink, cx),
             ClientTransport::StreamableHTTPmTLSTransport(c) => c.encode_body(sink, cx),
+            ClientTransport::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -28028,13 +28236,14 @@ impl ::agentspec_types::codec::Tagged for ClientTransport {
     const MEMBERS: &'static [&'static str] = ClientTransport::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             ClientTransport::SSETransport(c) => c.component_type(),
             ClientTransport::SSEmTLSTransport(c) => c.component_type(),
             ClientTransport::StdioTransport(c) => c.component_type(),
             ClientTransport::StreamableHTTPTransport(c) => c.component_type(),
             ClientTransport::StreamableHTTPmTLSTransport(c) => c.component_type(),
+            ClientTransport::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -28054,6 +28263,7 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            ClientTransport::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -28073,6 +28283,7 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            ClientTransport::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -28092,6 +28303,7 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            ClientTransport::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -28111,7 +28323,16 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            ClientTransport::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, ClientTransport::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ClientTransport {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        ClientTransport::Plugin(component)
     }
 }
 impl ::std::convert::From<SSETransport> for ClientTransport {
@@ -28150,6 +28371,7 @@ impl ::agentspec_types::codec::Decode for ClientTransport {
             path,
             "ClientTransport",
             Self::MEMBERS,
+            ::std::option::Option::Some(ClientTransport::Plugin),
             |tag, entries, offset, cx, path| ClientTransport::decode_body(
                 tag,
                 entries,
@@ -28191,6 +28413,9 @@ impl ::agentspec_types::walk::Walk<Component> for ClientTransport {
             }
             ClientTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            ClientTransport::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
     }
@@ -28253,6 +28478,8 @@ pub enum ComponentWithIO {
     Swarm(::std::boxed::Box<Swarm>),
     /// A `ToolNode`.
     ToolNode(::std::boxed::Box<ToolNode>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl ComponentWithIO {
     /// The `component_type` values this family admits.
@@ -28457,6 +28684,7 @@ impl ComponentWithIO {
             ComponentWithIO::StartNode(c) => c.encode_body(sink, cx),
             ComponentWithIO::Swarm(c) => c.encode_body(sink, cx),
             ComponentWithIO::ToolNode(c) => c.encode_body(sink, cx),
+            ComponentWithIO::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -28465,7 +28693,7 @@ impl ::agentspec_types::codec::Tagged for ComponentWithIO {
     const MEMBERS: &'static [&'static str] = ComponentWithIO::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             ComponentWithIO::A2AAgent(c) => c.component_type(),
             ComponentWithIO::Agent(c) => c.component_type(),
@@ -28495,6 +28723,7 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::StartNode(c) => c.component_type(),
             ComponentWithIO::Swarm(c) => c.component_type(),
             ComponentWithIO::ToolNode(c) => c.component_type(),
+            ComponentWithIO::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -28581,6 +28810,7 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::ToolNode(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            ComponentWithIO::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -28669,6 +28899,7 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::ToolNode(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            ComponentWithIO::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -28757,6 +28988,7 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::ToolNode(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            ComponentWithIO::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -28845,7 +29077,16 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::ToolNode(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            ComponentWithIO::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, ComponentWithIO::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ComponentWithIO {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        ComponentWithIO::Plugin(component)
     }
 }
 impl ::std::convert::From<A2AAgent> for ComponentWithIO {
@@ -28999,6 +29240,7 @@ impl ::agentspec_types::codec::Decode for ComponentWithIO {
             path,
             "ComponentWithIO",
             Self::MEMBERS,
+            ::std::option::Option::Some(ComponentWithIO::Plugin),
             |tag, entries, offset, cx, path| ComponentWithIO::decode_body(
                 tag,
                 entries,
@@ -29110,6 +29352,9 @@ impl ::agentspec_types::walk::Walk<Component> for ComponentWithIO {
             ComponentWithIO::ToolNode(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            ComponentWithIO::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -29121,6 +29366,8 @@ pub enum Datastore {
     OracleDatabaseDatastore(::std::boxed::Box<OracleDatabaseDatastore>),
     /// A `PostgresDatabaseDatastore`.
     PostgresDatabaseDatastore(::std::boxed::Box<PostgresDatabaseDatastore>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl Datastore {
     /// The `component_type` values this family admits.
@@ -29169,6 +29416,7 @@ impl Datastore {
             Datastore::InMemoryCollectionDatastore(c) => c.encode_body(sink, cx),
             Datastore::OracleDatabaseDatastore(c) => c.encode_body(sink, cx),
             Datastore::PostgresDatabaseDatastore(c) => c.encode_body(sink, cx),
+            Datastore::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -29177,11 +29425,12 @@ impl ::agentspec_types::codec::Tagged for Datastore {
     const MEMBERS: &'static [&'static str] = Datastore::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for Datastore {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             Datastore::InMemoryCollectionDatastore(c) => c.component_type(),
             Datastore::OracleDatabaseDatastore(c) => c.component_type(),
             Datastore::PostgresDatabaseDatastore(c) => c.component_type(),
+            Datastore::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -29195,6 +29444,7 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             Datastore::PostgresDatabaseDatastore(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            Datastore::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -29208,6 +29458,7 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             Datastore::PostgresDatabaseDatastore(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            Datastore::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -29221,6 +29472,7 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             Datastore::PostgresDatabaseDatastore(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            Datastore::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -29234,7 +29486,16 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             Datastore::PostgresDatabaseDatastore(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            Datastore::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, Datastore::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Datastore {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        Datastore::Plugin(component)
     }
 }
 impl ::std::convert::From<InMemoryCollectionDatastore> for Datastore {
@@ -29263,6 +29524,7 @@ impl ::agentspec_types::codec::Decode for Datastore {
             path,
             "Datastore",
             Self::MEMBERS,
+            ::std::option::Option::Some(Datastore::Plugin),
             |tag, entries, offset, cx, path| Datastore::decode_body(
                 tag,
                 entries,
@@ -29299,6 +29561,9 @@ impl ::agentspec_types::walk::Walk<Component> for Datastore {
             Datastore::PostgresDatabaseDatastore(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            Datastore::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -29308,6 +29573,8 @@ pub enum GeminiAuthConfig {
     GeminiAIStudioAuthConfig(::std::boxed::Box<GeminiAIStudioAuthConfig>),
     /// A `GeminiVertexAIAuthConfig`.
     GeminiVertexAIAuthConfig(::std::boxed::Box<GeminiVertexAIAuthConfig>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl GeminiAuthConfig {
     /// The `component_type` values this family admits.
@@ -29348,6 +29615,7 @@ impl GeminiAuthConfig {
         match self {
             GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => c.encode_body(sink, cx),
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => c.encode_body(sink, cx),
+            GeminiAuthConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -29356,10 +29624,11 @@ impl ::agentspec_types::codec::Tagged for GeminiAuthConfig {
     const MEMBERS: &'static [&'static str] = GeminiAuthConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             GeminiAuthConfig::GeminiAIStudioAuthConfig(c) => c.component_type(),
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => c.component_type(),
+            GeminiAuthConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -29370,6 +29639,7 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            GeminiAuthConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -29380,6 +29650,7 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            GeminiAuthConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -29390,6 +29661,7 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            GeminiAuthConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -29400,7 +29672,16 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            GeminiAuthConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, GeminiAuthConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for GeminiAuthConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        GeminiAuthConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<GeminiAIStudioAuthConfig> for GeminiAuthConfig {
@@ -29424,6 +29705,7 @@ impl ::agentspec_types::codec::Decode for GeminiAuthConfig {
             path,
             "GeminiAuthConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(GeminiAuthConfig::Plugin),
             |tag, entries, offset, cx, path| GeminiAuthConfig::decode_body(
                 tag,
                 entries,
@@ -29457,6 +29739,9 @@ impl ::agentspec_types::walk::Walk<Component> for GeminiAuthConfig {
             GeminiAuthConfig::GeminiVertexAIAuthConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            GeminiAuthConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -29468,6 +29753,8 @@ pub enum MessageTransform {
     ),
     /// A `MessageSummarizationTransform`.
     MessageSummarizationTransform(::std::boxed::Box<MessageSummarizationTransform>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl MessageTransform {
     /// The `component_type` values this family admits.
@@ -29515,6 +29802,7 @@ impl MessageTransform {
                 c.encode_body(sink, cx)
             }
             MessageTransform::MessageSummarizationTransform(c) => c.encode_body(sink, cx),
+            MessageTransform::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -29523,10 +29811,11 @@ impl ::agentspec_types::codec::Tagged for MessageTransform {
     const MEMBERS: &'static [&'static str] = MessageTransform::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             MessageTransform::ConversationSummarizationTransform(c) => c.component_type(),
             MessageTransform::MessageSummarizationTransform(c) => c.component_type(),
+            MessageTransform::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -29537,6 +29826,7 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            MessageTransform::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -29547,6 +29837,7 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            MessageTransform::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -29557,6 +29848,7 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            MessageTransform::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -29567,7 +29859,16 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            MessageTransform::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, MessageTransform::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for MessageTransform {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        MessageTransform::Plugin(component)
     }
 }
 impl ::std::convert::From<ConversationSummarizationTransform> for MessageTransform {
@@ -29595,6 +29896,7 @@ impl ::agentspec_types::codec::Decode for MessageTransform {
             path,
             "MessageTransform",
             Self::MEMBERS,
+            ::std::option::Option::Some(MessageTransform::Plugin),
             |tag, entries, offset, cx, path| MessageTransform::decode_body(
                 tag,
                 entries,
@@ -29627,6 +29929,9 @@ impl ::agentspec_types::walk::Walk<Component> for MessageTransform {
             }
             MessageTransform::MessageSummarizationTransform(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
+            }
+            MessageTransform::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
     }
@@ -29661,6 +29966,8 @@ pub enum Node {
     StartNode(::std::boxed::Box<StartNode>),
     /// A `ToolNode`.
     ToolNode(::std::boxed::Box<ToolNode>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl Node {
     /// The `component_type` values this family admits.
@@ -29769,6 +30076,7 @@ impl Node {
             Node::ParallelMapNode(c) => c.encode_body(sink, cx),
             Node::StartNode(c) => c.encode_body(sink, cx),
             Node::ToolNode(c) => c.encode_body(sink, cx),
+            Node::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -29777,7 +30085,7 @@ impl ::agentspec_types::codec::Tagged for Node {
     const MEMBERS: &'static [&'static str] = Node::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for Node {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             Node::AgentNode(c) => c.component_type(),
             Node::ApiNode(c) => c.component_type(),
@@ -29793,6 +30101,7 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             Node::ParallelMapNode(c) => c.component_type(),
             Node::StartNode(c) => c.component_type(),
             Node::ToolNode(c) => c.component_type(),
+            Node::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -29819,6 +30128,7 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             Node::ParallelMapNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Node::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -29847,6 +30157,7 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             }
             Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Node::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -29877,6 +30188,7 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             }
             Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Node::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -29907,7 +30219,16 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             }
             Node::StartNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
             Node::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Node::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, Node::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Node {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        Node::Plugin(component)
     }
 }
 impl ::std::convert::From<AgentNode> for Node {
@@ -29991,6 +30312,7 @@ impl ::agentspec_types::codec::Decode for Node {
             path,
             "Node",
             Self::MEMBERS,
+            ::std::option::Option::Some(Node::Plugin),
             |tag, entries, offset, cx, path| Node::decode_body(
                 tag,
                 entries,
@@ -30052,6 +30374,7 @@ impl ::agentspec_types::walk::Walk<Component> for Node {
             Node::ToolNode(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            Node::Plugin(p) => ::agentspec_types::walk::Walk::<Component>::walk(p, f),
         }
     }
 }
@@ -30071,6 +30394,8 @@ pub enum OciClientConfig {
     OciClientConfigWithSecurityToken(
         ::std::boxed::Box<OciClientConfigWithSecurityToken>,
     ),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl OciClientConfig {
     /// The `component_type` values this family admits.
@@ -30143,6 +30468,7 @@ impl OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 c.encode_body(sink, cx)
             }
+            OciClientConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -30151,7 +30477,7 @@ impl ::agentspec_types::codec::Tagged for OciClientConfig {
     const MEMBERS: &'static [&'static str] = OciClientConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             OciClientConfig::OciClientConfigWithApiKey(c) => c.component_type(),
             OciClientConfig::OciClientConfigWithInstancePrincipal(c) => {
@@ -30161,6 +30487,7 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
                 c.component_type()
             }
             OciClientConfig::OciClientConfigWithSecurityToken(c) => c.component_type(),
+            OciClientConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -30177,6 +30504,7 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            OciClientConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -30193,6 +30521,7 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            OciClientConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -30209,6 +30538,7 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            OciClientConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -30225,7 +30555,16 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            OciClientConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, OciClientConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for OciClientConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        OciClientConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<OciClientConfigWithApiKey> for OciClientConfig {
@@ -30265,6 +30604,7 @@ impl ::agentspec_types::codec::Decode for OciClientConfig {
             path,
             "OciClientConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(OciClientConfig::Plugin),
             |tag, entries, offset, cx, path| OciClientConfig::decode_body(
                 tag,
                 entries,
@@ -30304,6 +30644,9 @@ impl ::agentspec_types::walk::Walk<Component> for OciClientConfig {
             OciClientConfig::OciClientConfigWithSecurityToken(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            OciClientConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -30317,6 +30660,8 @@ pub enum OracleDatabaseConnectionConfig {
     TlsOracleDatabaseConnectionConfig(
         ::std::boxed::Box<TlsOracleDatabaseConnectionConfig>,
     ),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl OracleDatabaseConnectionConfig {
     /// The `component_type` values this family admits.
@@ -30366,6 +30711,7 @@ impl OracleDatabaseConnectionConfig {
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 c.encode_body(sink, cx)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -30374,7 +30720,7 @@ impl ::agentspec_types::codec::Tagged for OracleDatabaseConnectionConfig {
     const MEMBERS: &'static [&'static str] = OracleDatabaseConnectionConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             OracleDatabaseConnectionConfig::MTlsOracleDatabaseConnectionConfig(c) => {
                 c.component_type()
@@ -30382,6 +30728,7 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 c.component_type()
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -30392,6 +30739,7 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -30402,6 +30750,7 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -30412,6 +30761,7 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -30422,7 +30772,17 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, OracleDatabaseConnectionConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin>
+for OracleDatabaseConnectionConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        OracleDatabaseConnectionConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<MTlsOracleDatabaseConnectionConfig>
@@ -30452,6 +30812,7 @@ impl ::agentspec_types::codec::Decode for OracleDatabaseConnectionConfig {
             path,
             "OracleDatabaseConnectionConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(OracleDatabaseConnectionConfig::Plugin),
             |tag, entries, offset, cx, path| OracleDatabaseConnectionConfig::decode_body(
                 tag,
                 entries,
@@ -30485,6 +30846,9 @@ impl ::agentspec_types::walk::Walk<Component> for OracleDatabaseConnectionConfig
             OracleDatabaseConnectionConfig::TlsOracleDatabaseConnectionConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            OracleDatabaseConnectionConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -30494,6 +30858,8 @@ pub enum PostgresDatabaseConnectionConfig {
     TlsPostgresDatabaseConnectionConfig(
         ::std::boxed::Box<TlsPostgresDatabaseConnectionConfig>,
     ),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl PostgresDatabaseConnectionConfig {
     /// The `component_type` values this family admits.
@@ -30533,6 +30899,7 @@ impl PostgresDatabaseConnectionConfig {
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 c.encode_body(sink, cx)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -30541,11 +30908,12 @@ impl ::agentspec_types::codec::Tagged for PostgresDatabaseConnectionConfig {
     const MEMBERS: &'static [&'static str] = PostgresDatabaseConnectionConfig::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfig {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 c.component_type()
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -30553,6 +30921,7 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -30560,6 +30929,7 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -30567,6 +30937,7 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -30574,7 +30945,17 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, PostgresDatabaseConnectionConfig::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin>
+for PostgresDatabaseConnectionConfig {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        PostgresDatabaseConnectionConfig::Plugin(component)
     }
 }
 impl ::std::convert::From<TlsPostgresDatabaseConnectionConfig>
@@ -30596,6 +30977,7 @@ impl ::agentspec_types::codec::Decode for PostgresDatabaseConnectionConfig {
             path,
             "PostgresDatabaseConnectionConfig",
             Self::MEMBERS,
+            ::std::option::Option::Some(PostgresDatabaseConnectionConfig::Plugin),
             |tag, entries, offset, cx, path| PostgresDatabaseConnectionConfig::decode_body(
                 tag,
                 entries,
@@ -30626,6 +31008,9 @@ impl ::agentspec_types::walk::Walk<Component> for PostgresDatabaseConnectionConf
             PostgresDatabaseConnectionConfig::TlsPostgresDatabaseConnectionConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            PostgresDatabaseConnectionConfig::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -30635,6 +31020,8 @@ pub enum RemoteAgent {
     A2AAgent(::std::boxed::Box<A2AAgent>),
     /// A `OciAgent`.
     OciAgent(::std::boxed::Box<OciAgent>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl RemoteAgent {
     /// The `component_type` values this family admits.
@@ -30668,6 +31055,7 @@ impl RemoteAgent {
         match self {
             RemoteAgent::A2AAgent(c) => c.encode_body(sink, cx),
             RemoteAgent::OciAgent(c) => c.encode_body(sink, cx),
+            RemoteAgent::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -30676,16 +31064,18 @@ impl ::agentspec_types::codec::Tagged for RemoteAgent {
     const MEMBERS: &'static [&'static str] = RemoteAgent::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             RemoteAgent::A2AAgent(c) => c.component_type(),
             RemoteAgent::OciAgent(c) => c.component_type(),
+            RemoteAgent::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
         match self {
             RemoteAgent::A2AAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             RemoteAgent::OciAgent(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            RemoteAgent::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -30696,6 +31086,7 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            RemoteAgent::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -30706,6 +31097,7 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            RemoteAgent::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -30716,7 +31108,16 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            RemoteAgent::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, RemoteAgent::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for RemoteAgent {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        RemoteAgent::Plugin(component)
     }
 }
 impl ::std::convert::From<A2AAgent> for RemoteAgent {
@@ -30740,6 +31141,7 @@ impl ::agentspec_types::codec::Decode for RemoteAgent {
             path,
             "RemoteAgent",
             Self::MEMBERS,
+            ::std::option::Option::Some(RemoteAgent::Plugin),
             |tag, entries, offset, cx, path| RemoteAgent::decode_body(
                 tag,
                 entries,
@@ -30773,6 +31175,9 @@ impl ::agentspec_types::walk::Walk<Component> for RemoteAgent {
             RemoteAgent::OciAgent(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            RemoteAgent::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -30786,6 +31191,8 @@ pub enum RemoteTransport {
     StreamableHTTPTransport(::std::boxed::Box<StreamableHTTPTransport>),
     /// A `StreamableHTTPmTLSTransport`.
     StreamableHTTPmTLSTransport(::std::boxed::Box<StreamableHTTPmTLSTransport>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl RemoteTransport {
     /// The `component_type` values this family admits.
@@ -30840,6 +31247,7 @@ impl RemoteTransport {
             RemoteTransport::SSEmTLSTransport(c) => c.encode_body(sink, cx),
             RemoteTransport::StreamableHTTPTransport(c) => c.encode_body(sink, cx),
             RemoteTransport::StreamableHTTPmTLSTransport(c) => c.encode_body(sink, cx),
+            RemoteTransport::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -30848,12 +31256,13 @@ impl ::agentspec_types::codec::Tagged for RemoteTransport {
     const MEMBERS: &'static [&'static str] = RemoteTransport::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             RemoteTransport::SSETransport(c) => c.component_type(),
             RemoteTransport::SSEmTLSTransport(c) => c.component_type(),
             RemoteTransport::StreamableHTTPTransport(c) => c.component_type(),
             RemoteTransport::StreamableHTTPmTLSTransport(c) => c.component_type(),
+            RemoteTransport::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -30870,6 +31279,7 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::id(&**c)
             }
+            RemoteTransport::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -30886,6 +31296,7 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            RemoteTransport::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -30902,6 +31313,7 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            RemoteTransport::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -30918,7 +31330,16 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            RemoteTransport::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, RemoteTransport::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for RemoteTransport {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        RemoteTransport::Plugin(component)
     }
 }
 impl ::std::convert::From<SSETransport> for RemoteTransport {
@@ -30952,6 +31373,7 @@ impl ::agentspec_types::codec::Decode for RemoteTransport {
             path,
             "RemoteTransport",
             Self::MEMBERS,
+            ::std::option::Option::Some(RemoteTransport::Plugin),
             |tag, entries, offset, cx, path| RemoteTransport::decode_body(
                 tag,
                 entries,
@@ -30991,6 +31413,9 @@ impl ::agentspec_types::walk::Walk<Component> for RemoteTransport {
             RemoteTransport::StreamableHTTPmTLSTransport(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            RemoteTransport::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -31006,6 +31431,8 @@ pub enum Tool {
     RemoteTool(::std::boxed::Box<RemoteTool>),
     /// A `ServerTool`.
     ServerTool(::std::boxed::Box<ServerTool>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl Tool {
     /// The `component_type` values this family admits.
@@ -31060,6 +31487,7 @@ impl Tool {
             Tool::MCPTool(c) => c.encode_body(sink, cx),
             Tool::RemoteTool(c) => c.encode_body(sink, cx),
             Tool::ServerTool(c) => c.encode_body(sink, cx),
+            Tool::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -31068,13 +31496,14 @@ impl ::agentspec_types::codec::Tagged for Tool {
     const MEMBERS: &'static [&'static str] = Tool::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for Tool {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             Tool::BuiltinTool(c) => c.component_type(),
             Tool::ClientTool(c) => c.component_type(),
             Tool::MCPTool(c) => c.component_type(),
             Tool::RemoteTool(c) => c.component_type(),
             Tool::ServerTool(c) => c.component_type(),
+            Tool::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -31084,6 +31513,7 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Tool::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -31093,6 +31523,7 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            Tool::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -31102,6 +31533,7 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
             Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::as_any(&**c),
+            Tool::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -31111,7 +31543,16 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::MCPTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
             Tool::RemoteTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
             Tool::ServerTool(c) => ::agentspec_types::codec::ComponentInfo::since(&**c),
+            Tool::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, Tool::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Tool {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        Tool::Plugin(component)
     }
 }
 impl ::std::convert::From<BuiltinTool> for Tool {
@@ -31150,6 +31591,7 @@ impl ::agentspec_types::codec::Decode for Tool {
             path,
             "Tool",
             Self::MEMBERS,
+            ::std::option::Option::Some(Tool::Plugin),
             |tag, entries, offset, cx, path| Tool::decode_body(
                 tag,
                 entries,
@@ -31190,6 +31632,7 @@ impl ::agentspec_types::walk::Walk<Component> for Tool {
             Tool::ServerTool(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            Tool::Plugin(p) => ::agentspec_types::walk::Walk::<Component>::walk(p, f),
         }
     }
 }
@@ -31197,6 +31640,8 @@ impl ::agentspec_types::walk::Walk<Component> for Tool {
 pub enum ToolBox {
     /// A `MCPToolBox`.
     MCPToolBox(::std::boxed::Box<MCPToolBox>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl ToolBox {
     /// The `component_type` values this family admits.
@@ -31225,6 +31670,7 @@ impl ToolBox {
     ) {
         match self {
             ToolBox::MCPToolBox(c) => c.encode_body(sink, cx),
+            ToolBox::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -31233,19 +31679,22 @@ impl ::agentspec_types::codec::Tagged for ToolBox {
     const MEMBERS: &'static [&'static str] = ToolBox::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for ToolBox {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             ToolBox::MCPToolBox(c) => c.component_type(),
+            ToolBox::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
         match self {
             ToolBox::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            ToolBox::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
         match self {
             ToolBox::MCPToolBox(c) => ::agentspec_types::codec::ComponentInfo::name(&**c),
+            ToolBox::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -31253,6 +31702,7 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
             ToolBox::MCPToolBox(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            ToolBox::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -31260,7 +31710,16 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
             ToolBox::MCPToolBox(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            ToolBox::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, ToolBox::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ToolBox {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        ToolBox::Plugin(component)
     }
 }
 impl ::std::convert::From<MCPToolBox> for ToolBox {
@@ -31279,6 +31738,7 @@ impl ::agentspec_types::codec::Decode for ToolBox {
             path,
             "ToolBox",
             Self::MEMBERS,
+            ::std::option::Option::Some(ToolBox::Plugin),
             |tag, entries, offset, cx, path| ToolBox::decode_body(
                 tag,
                 entries,
@@ -31309,6 +31769,7 @@ impl ::agentspec_types::walk::Walk<Component> for ToolBox {
             ToolBox::MCPToolBox(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            ToolBox::Plugin(p) => ::agentspec_types::walk::Walk::<Component>::walk(p, f),
         }
     }
 }
@@ -31449,6 +31910,8 @@ pub enum Component {
     ToolNode(::std::boxed::Box<ToolNode>),
     /// A `VllmConfig`.
     VllmConfig(::std::boxed::Box<VllmConfig>),
+    /// A plugin component: a type the schemas do not define.
+    Plugin(::agentspec_types::plugin::Plugin),
 }
 impl Component {
     /// The `component_type` values this family admits.
@@ -31894,6 +32357,7 @@ impl Component {
             Component::TlsPostgresDatabaseConnectionConfig(c) => c.encode_body(sink, cx),
             Component::ToolNode(c) => c.encode_body(sink, cx),
             Component::VllmConfig(c) => c.encode_body(sink, cx),
+            Component::Plugin(p) => p.get().encode_body(sink, cx),
         }
     }
 }
@@ -31902,7 +32366,7 @@ impl ::agentspec_types::codec::Tagged for Component {
     const MEMBERS: &'static [&'static str] = Component::MEMBERS;
 }
 impl ::agentspec_types::codec::ComponentInfo for Component {
-    fn component_type(&self) -> &'static str {
+    fn component_type(&self) -> &str {
         match self {
             Component::A2AAgent(c) => c.component_type(),
             Component::A2AConnectionConfig(c) => c.component_type(),
@@ -31964,6 +32428,7 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             Component::TlsPostgresDatabaseConnectionConfig(c) => c.component_type(),
             Component::ToolNode(c) => c.component_type(),
             Component::VllmConfig(c) => c.component_type(),
+            Component::Plugin(p) => p.get().component_type(),
         }
     }
     fn id(&self) -> &str {
@@ -32108,6 +32573,7 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             }
             Component::ToolNode(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
             Component::VllmConfig(c) => ::agentspec_types::codec::ComponentInfo::id(&**c),
+            Component::Plugin(p) => p.get().id(),
         }
     }
     fn name(&self) -> &str {
@@ -32268,6 +32734,7 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             Component::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::name(&**c)
             }
+            Component::Plugin(p) => p.get().name(),
         }
     }
     fn as_any(&self) -> &dyn ::std::any::Any {
@@ -32446,6 +32913,7 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             Component::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::as_any(&**c)
             }
+            Component::Plugin(p) => p.get().as_any(),
         }
     }
     fn since(&self) -> ::agentspec_types::Version {
@@ -32614,7 +33082,16 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             Component::VllmConfig(c) => {
                 ::agentspec_types::codec::ComponentInfo::since(&**c)
             }
+            Component::Plugin(p) => p.get().since(),
         }
+    }
+    fn is_plugin(&self) -> bool {
+        ::std::matches!(self, Component::Plugin(_))
+    }
+}
+impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Component {
+    fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
+        Component::Plugin(component)
     }
 }
 impl ::std::convert::From<A2AAgent> for Component {
@@ -32932,6 +33409,7 @@ impl ::agentspec_types::codec::Decode for Component {
             path,
             "Component",
             Self::MEMBERS,
+            ::std::option::Option::Some(Component::Plugin),
             |tag, entries, offset, cx, path| Component::decode_body(
                 tag,
                 entries,
@@ -33139,6 +33617,9 @@ impl ::agentspec_types::walk::Walk<Component> for Component {
             Component::VllmConfig(c) => {
                 ::agentspec_types::walk::Walk::<Component>::walk(&**c, f)
             }
+            Component::Plugin(p) => {
+                ::agentspec_types::walk::Walk::<Component>::walk(p, f)
+            }
         }
     }
 }
@@ -33166,5 +33647,8 @@ impl ::agentspec_types::codec::ComponentSet for Component {
         cx: &::agentspec_types::codec::Encoder,
     ) {
         Component::encode_body(self, sink, cx)
+    }
+    fn plugin(component: ::agentspec_types::plugin::Plugin) -> Self {
+        Component::Plugin(component)
     }
 }

@@ -1,0 +1,101 @@
+//! Plugin components with no plugin registered: an error by default; with `keep_unknown`,
+//! kept as raw components in their family's `Plugin` variant and written back unchanged.
+
+use agentspec_tests::{fixture, same_layout};
+use agentspec_types::{Component, Document, Format, LoadOptions, Output, WriteOptions};
+use serde_json::Value;
+
+const PLUGIN_DOCS: [&str; 4] = [
+    "plugin_flow_regex_node.json",
+    "plugin_flow_regex_node.yaml",
+    "plugin_custom_component_root.json",
+    "plugin_custom_component_root.yaml",
+];
+
+fn load(name: &str, keep: bool) -> Result<Document, agentspec_types::LoadError> {
+    let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
+    let format = if name.ends_with(".json") {
+        Format::Json
+    } else {
+        Format::Yaml
+    };
+    Document::from_str_with(&text, format, &LoadOptions::new().keep_unknown(keep))
+}
+
+#[test]
+fn kept_plugin_components_are_written_back_unchanged() {
+    for name in PLUGIN_DOCS {
+        let doc = load(name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
+        if name.ends_with(".json") {
+            let written = doc.to_string_with(
+                Output::JsonPretty,
+                &WriteOptions::new().include_secrets(true),
+            );
+            assert_eq!(written, text, "{name}: byte for byte");
+        } else {
+            let original: Value = agentspec_types::yaml::parse_yaml(&text)
+                .map(agentspec_types::value::node_to_value)
+                .unwrap();
+            same_layout(&original, &doc.to_value(), "", true)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let errors: Vec<_> = doc
+            .validate()
+            .into_iter()
+            .filter(|d| d.severity == agentspec_types::Severity::Error)
+            .map(|d| format!("{} at {}", d.code, d.pointer))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+}
+
+#[test]
+fn without_keep_unknown_a_plugin_component_is_an_error() {
+    for name in PLUGIN_DOCS {
+        let err = load(name, false).unwrap_err();
+        let found: Vec<(&str, &str)> = err.errors().map(|d| (d.code, d.pointer.as_str())).collect();
+        let expected = if name.starts_with("plugin_flow") {
+            "/$referenced_components/pl_regex/component_type"
+        } else {
+            "/component_type"
+        };
+        assert_eq!(found, [("plugin-not-registered", expected)], "{name}");
+    }
+}
+
+#[test]
+fn a_kept_component_is_reachable_as_raw() {
+    let doc = load("plugin_custom_component_root.json", true).unwrap();
+    let Component::Plugin(plugin) = doc.root() else {
+        panic!("the root is a plugin component")
+    };
+    let raw = plugin.raw().expect("no plugin registers it");
+    assert_eq!(plugin.get().component_type(), "PluginWeatherService");
+    assert_eq!(plugin.get().id(), "plugin_weather");
+    assert_eq!(raw.plugin_name(), Some("PydanticComponentPlugin"));
+    assert_eq!(raw.body()["endpoint"], "https://weather.example.com");
+
+    let flow = load("plugin_flow_regex_node.json", true).unwrap();
+    let Component::Flow(flow) = flow.root() else {
+        panic!("a flow")
+    };
+    let regex = &flow.referenced_components["pl_regex"];
+    assert!(agentspec_types::ComponentInfo::is_plugin(regex));
+    assert_eq!(
+        agentspec_types::ComponentInfo::component_type(regex),
+        "PluginRegexNode"
+    );
+}
+
+#[test]
+fn keep_unknown_still_rejects_a_built_in_type_in_the_wrong_place() {
+    let text = std::fs::read_to_string(fixture("generated/agent_simple_server_tool.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["tools"][0]["component_type"] = "VllmConfig".into();
+    let text = serde_json::to_string(&value).unwrap();
+    let err = Document::from_str_with(&text, Format::Json, &LoadOptions::new().keep_unknown(true))
+        .unwrap_err();
+    let codes: Vec<&str> = err.errors().map(|d| d.code).collect();
+    assert_eq!(codes, ["wrong-component-family"]);
+}
