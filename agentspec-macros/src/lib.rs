@@ -1,10 +1,12 @@
 //! The procedural macros of the Open Agent Spec toolkit: `#[tool]`, which turns a Rust
-//! function into an Agent Spec tool. Use them through `agentspec-types` with its `macros`
+//! function into an Agent Spec tool, and `#[derive(Component)]`, which declares a plugin
+//! component type. Use them through `agentspec-types` with its `macros`
 //! feature, which also holds the runtime they expand to.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
 
+mod component;
 mod docs;
 #[cfg(test)]
 mod expand_tests;
@@ -17,4 +19,13 @@ mod tool;
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
+}
+
+/// Declares a plugin component type: a struct with a `#[component(base)]` field holding the
+/// fields of the family it extends (`NodeFields`, `ToolFields`, …, `ComponentFields`) and
+/// fields of its own. It implements `agentspec_types::plugin::PluginType`; register it in a
+/// `PluginRegistry` passed to the loader. See the `agentspec_types::plugin` module.
+#[proc_macro_derive(Component, attributes(component))]
+pub fn derive_component(input: TokenStream) -> TokenStream {
+    component::expand(input.into()).into()
 }

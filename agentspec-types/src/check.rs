@@ -18,6 +18,8 @@ pub(crate) struct Registry {
     pub values: Option<serde_json::Map<String, serde_json::Value>>,
     /// Keep components of unknown types as raw plugin components.
     pub keep_unknown: bool,
+    /// Registered plugin component types.
+    pub plugins: Option<crate::plugin::PluginRegistry>,
 }
 
 /// The `$referenced_components` checks, all reported at once: ids defined twice,

@@ -208,6 +208,8 @@ pub struct Decoder {
     pub(crate) secrets: Vec<SeenSecret>,
     /// Keep components of unknown types as [`RawComponent`](crate::plugin::RawComponent)s.
     pub(crate) keep_unknown: bool,
+    /// Registered plugin component types.
+    pub(crate) plugins: crate::plugin::PluginRegistry,
 }
 
 /// A `{"$component_ref": "<id>.<field>"}` placeholder of a sensitive field.
@@ -608,11 +610,27 @@ impl Decoder {
         };
         let (tag, tag_offset) = tag;
         if !members.contains(&tag.as_str()) {
-            if let Some(wrap) = plugin
-                && self.keep_unknown
-                && !self.all_types.contains(&tag.as_str())
-            {
-                return self.raw(entries, offset, path).map(wrap);
+            if let Some(wrap) = plugin {
+                if let Some(registered) = self.plugins.types.get(tag.as_str()).copied() {
+                    let extends = (registered.extends)();
+                    if extends.iter().all(|m| members.contains(m)) {
+                        return (registered.decode)(entries, offset, self, path).map(wrap);
+                    }
+                    let message = format!(
+                        "the plugin component `{tag}` ({}) cannot stand where a {family} is expected",
+                        registered.rust_type
+                    );
+                    self.error(
+                        "wrong-component-family",
+                        message,
+                        &path.key("component_type"),
+                        tag_offset,
+                    );
+                    return None;
+                }
+                if self.keep_unknown && !self.all_types.contains(&tag.as_str()) {
+                    return self.raw(entries, offset, path).map(wrap);
+                }
             }
             self.report_unknown_type(&tag, tag_offset, &entries, family, members, path);
             return None;
@@ -651,7 +669,11 @@ impl Decoder {
         path: &Path<'_>,
     ) {
         let path = path.key("component_type");
-        let list = members.join(", ");
+        let mut list = members.join(", ");
+        if !self.plugins.types.is_empty() {
+            let registered: Vec<&str> = self.plugins.component_types().collect();
+            list = format!("{list}; registered plugins: {}", registered.join(", "));
+        }
         if let Some(plugin) = entries.iter().find(|e| e.key == "component_plugin_name") {
             let name = match &plugin.value.value {
                 Value::Str(s) => s.as_str(),

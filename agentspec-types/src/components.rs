@@ -226,6 +226,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 .collect(),
             values: None,
             keep_unknown: false,
+            plugins: None,
         }
     }
 
@@ -293,6 +294,7 @@ pub struct LoadOptions<'a, C> {
     pub(crate) components: Option<&'a Components<C>>,
     pub(crate) values: Option<&'a Values>,
     pub(crate) keep_unknown: bool,
+    pub(crate) plugins: Option<&'a crate::plugin::PluginRegistry>,
 }
 
 impl<C> Default for LoadOptions<'_, C> {
@@ -301,6 +303,7 @@ impl<C> Default for LoadOptions<'_, C> {
             components: None,
             values: None,
             keep_unknown: false,
+            plugins: None,
         }
     }
 }
@@ -332,7 +335,14 @@ impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
             .unwrap_or_default();
         registry.values = self.values.map(|v| v.0.clone());
         registry.keep_unknown = self.keep_unknown;
+        registry.plugins = self.plugins.cloned();
         registry
+    }
+
+    /// The plugin component types the document may hold (see `#[derive(Component)]`).
+    pub fn plugins(mut self, plugins: &'a crate::plugin::PluginRegistry) -> Self {
+        self.plugins = Some(plugins);
+        self
     }
 
     /// Keeps a component whose type nothing defines (a plugin component with no plugin

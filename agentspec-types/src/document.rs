@@ -770,6 +770,9 @@ pub(crate) fn decode_document<C: ComponentSet>(
     cx.eager_pointers = source.is_none();
     cx.values = registry.values.clone();
     cx.keep_unknown = registry.keep_unknown;
+    if let Some(plugins) = &registry.plugins {
+        cx.plugins = plugins.clone();
+    }
     let root_path = *base;
     let offset = tree.offset;
     let Value::Object(mut entries) = tree.value else {

@@ -64,7 +64,7 @@ pub use refs::{ComponentRef, MissingSecret, RefOr, SecretField, Sensitive, Truth
 pub use serde_json;
 
 #[cfg(feature = "macros")]
-pub use agentspec_macros::tool;
+pub use agentspec_macros::{Component, tool};
 #[cfg(feature = "schemars")]
 pub use schemars;
 pub use serde;

@@ -140,3 +140,134 @@ impl PluginComponent for RawComponent {
         self
     }
 }
+
+/// The fields every member of a family has (`NodeFields`, `ToolFields`, …,
+/// `ComponentFields`): the base of a plugin component that extends the family.
+pub trait FamilyFields: crate::codec::Decode + Clone + std::fmt::Debug + PartialEq {
+    /// The family enum (`Node`), whose positions the plugin may stand in.
+    type Family: crate::codec::Tagged;
+    /// The JSON keys of the fields, in write order.
+    const KEYS: &'static [&'static str];
+    /// Writes the fields' keys and values (no braces), but `$referenced_components`.
+    fn encode_fields(&self, sink: &mut dyn Sink, cx: &Encoder);
+    /// Writes `$referenced_components` when it is not empty: last, after the plugin's keys.
+    fn encode_referenced(&self, sink: &mut dyn Sink, cx: &Encoder);
+    /// The `id` field (`""` when the family has none).
+    fn id(&self) -> &str;
+    /// The `name` field (`""` when the family has none).
+    fn name(&self) -> &str;
+}
+
+/// A plugin component type: what `#[derive(Component)]` implements.
+pub trait PluginType: PluginComponent + Sized {
+    /// Its `component_type`.
+    const COMPONENT_TYPE: &'static str;
+    /// The `component_plugin_name` it is written with.
+    const PLUGIN_NAME: &'static str;
+    /// The `component_plugin_version` it is written with.
+    const PLUGIN_VERSION: &'static str;
+    /// The `component_type`s of the family it extends: it may stand wherever all of them
+    /// may. Every component type for a plugin that extends no family (it then stands only
+    /// where any component may: a document root, `$referenced_components`).
+    fn extends() -> &'static [&'static str];
+    /// Reads the body of an object whose `component_type` is [`Self::COMPONENT_TYPE`].
+    fn decode_body(
+        entries: Vec<crate::tree::Entry>,
+        offset: u32,
+        cx: &mut crate::codec::Decoder,
+        path: &crate::codec::Path<'_>,
+    ) -> Option<Self>;
+}
+
+/// How to read one registered plugin type.
+#[derive(Clone, Copy)]
+pub(crate) struct Registered {
+    pub extends: fn() -> &'static [&'static str],
+    pub rust_type: &'static str,
+    pub decode: fn(
+        Vec<crate::tree::Entry>,
+        u32,
+        &mut crate::codec::Decoder,
+        &crate::codec::Path<'_>,
+    ) -> Option<Plugin>,
+}
+
+impl std::fmt::Debug for Registered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.rust_type)
+    }
+}
+
+/// The plugin component types a document may hold, by `component_type`.
+#[derive(Debug, Clone, Default)]
+pub struct PluginRegistry {
+    pub(crate) types: indexmap::IndexMap<&'static str, Registered>,
+}
+
+impl PluginRegistry {
+    /// No plugins.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers `T`; a second type with the same `component_type` replaces nothing and
+    /// is reported.
+    pub fn register<T: PluginType>(&mut self) -> Result<&mut Self, DuplicatePlugin> {
+        if self.types.contains_key(T::COMPONENT_TYPE) {
+            return Err(DuplicatePlugin(T::COMPONENT_TYPE));
+        }
+        fn decode<T: PluginType>(
+            entries: Vec<crate::tree::Entry>,
+            offset: u32,
+            cx: &mut crate::codec::Decoder,
+            path: &crate::codec::Path<'_>,
+        ) -> Option<Plugin> {
+            T::decode_body(entries, offset, cx, path).map(Plugin::new)
+        }
+        self.types.insert(
+            T::COMPONENT_TYPE,
+            Registered {
+                extends: T::extends,
+                rust_type: std::any::type_name::<T>(),
+                decode: decode::<T>,
+            },
+        );
+        Ok(self)
+    }
+
+    /// [`PluginRegistry::register`], by value.
+    pub fn with<T: PluginType>(mut self) -> Result<Self, DuplicatePlugin> {
+        self.register::<T>()?;
+        Ok(self)
+    }
+
+    /// The registered `component_type`s, in registration order.
+    pub fn component_types(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.types.keys().copied()
+    }
+}
+
+/// Two plugin types claim the same `component_type`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("two plugin types are registered for the component type `{0}`")]
+pub struct DuplicatePlugin(pub &'static str);
+
+/// Whether `keys` holds `key`, at compile time: `#[derive(Component)]` checks with it that
+/// a plugin's own fields do not collide with its base's.
+pub const fn has_key(keys: &[&str], key: &str) -> bool {
+    let mut i = 0;
+    while i < keys.len() {
+        let (a, b) = (keys[i].as_bytes(), key.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}

@@ -26909,6 +26909,204 @@ impl ::agentspec_types::walk::Walk<Component> for AgenticComponent {
         }
     }
 }
+/// The fields every `AgenticComponent` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgenticComponentFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub inputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub outputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AgenticComponentFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "AgenticComponentFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_inputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_outputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "outputs" => {
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AgenticComponentFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "inputs",
+                            "outputs",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(slot_name, "name", "AgenticComponentFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let inputs = slot_inputs.or_else(|| ::core::default::Default::default());
+        let outputs = slot_outputs.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AgenticComponentFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            inputs: inputs?,
+            outputs: outputs?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AgenticComponentFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AgenticComponentFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AgenticComponentFields {
+    type Family = AgenticComponent;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyLlmConfig {
     /// A `GeminiConfig`.
@@ -27230,6 +27428,340 @@ impl ::agentspec_types::walk::Walk<Component> for AnyLlmConfig {
         }
     }
 }
+/// The fields every `AnyLlmConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnyLlmConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub model_id: ::std::string::String,
+    pub api_key: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub default_generation_parameters: ::std::option::Option<LlmGenerationConfig>,
+    pub retry_policy: ::std::option::Option<RetryPolicy>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AnyLlmConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "AnyLlmConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_model_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_api_key: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_default_generation_parameters: ::agentspec_types::codec::Slot<
+            ::std::option::Option<LlmGenerationConfig>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_retry_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<RetryPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "model_id" => {
+                    cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
+                }
+                "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AnyLlmConfigFields.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
+                }
+                "default_generation_parameters" => {
+                    cx.field(
+                        &mut slot_default_generation_parameters,
+                        entry.value,
+                        &path.key("default_generation_parameters"),
+                    )
+                }
+                "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyLlmConfigFields.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AnyLlmConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "model_id",
+                            "api_key",
+                            "default_generation_parameters",
+                            "retry_policy",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "AnyLlmConfigFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let model_id = cx
+            .required(slot_model_id, "model_id", "AnyLlmConfigFields", offset, path);
+        let api_key = slot_api_key.or_else(|| ::core::default::Default::default());
+        let default_generation_parameters = slot_default_generation_parameters
+            .or_else(|| ::core::default::Default::default());
+        let retry_policy = slot_retry_policy
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AnyLlmConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            model_id: model_id?,
+            api_key: api_key?,
+            default_generation_parameters: default_generation_parameters?,
+            retry_policy: retry_policy?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AnyLlmConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("model_id");
+        ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyLlmConfigFields.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
+        {
+            sink.key("api_key");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
+        }
+        sink.key("default_generation_parameters");
+        ::agentspec_types::codec::Encode::encode(
+            &self.default_generation_parameters,
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyLlmConfigFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnyLlmConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AnyLlmConfigFields {
+    type Family = AnyLlmConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "model_id",
+        "api_key",
+        "default_generation_parameters",
+        "retry_policy",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("model_id");
+        ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyLlmConfigFields.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
+        {
+            sink.key("api_key");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
+        }
+        sink.key("default_generation_parameters");
+        ::agentspec_types::codec::Encode::encode(
+            &self.default_generation_parameters,
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyLlmConfigFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyOpenAiCompatibleConfig {
     /// A `OllamaConfig`.
@@ -27444,6 +27976,668 @@ impl ::agentspec_types::walk::Walk<Component> for AnyOpenAiCompatibleConfig {
         }
     }
 }
+/// The fields every `AnyOpenAiCompatibleConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnyOpenAiCompatibleConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub model_id: ::std::string::String,
+    pub provider: ::std::option::Option<::std::string::String>,
+    pub api_type: OpenAIAPIType,
+    pub url: ::std::string::String,
+    pub api_key: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub default_generation_parameters: ::std::option::Option<LlmGenerationConfig>,
+    pub retry_policy: ::std::option::Option<RetryPolicy>,
+    pub key_file: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub cert_file: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub ca_file: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx
+            .object(node, path, "AnyOpenAiCompatibleConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_model_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_provider: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_api_type: ::agentspec_types::codec::Slot<OpenAIAPIType> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_url: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_api_key: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_default_generation_parameters: ::agentspec_types::codec::Slot<
+            ::std::option::Option<LlmGenerationConfig>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_retry_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<RetryPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_key_file: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_cert_file: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_ca_file: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "model_id" => {
+                    cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
+                }
+                "provider" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.provider",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                    );
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
+                }
+                "api_type" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.api_type",
+                        entry.key_offset,
+                        path,
+                        "api_type",
+                    );
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
+                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "api_key" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.api_key",
+                        entry.key_offset,
+                        path,
+                        "api_key",
+                    );
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
+                }
+                "default_generation_parameters" => {
+                    cx.field(
+                        &mut slot_default_generation_parameters,
+                        entry.value,
+                        &path.key("default_generation_parameters"),
+                    )
+                }
+                "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    )
+                }
+                "key_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.key_file",
+                        entry.key_offset,
+                        path,
+                        "key_file",
+                    );
+                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
+                }
+                "cert_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.cert_file",
+                        entry.key_offset,
+                        path,
+                        "cert_file",
+                    );
+                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
+                }
+                "ca_file" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyOpenAiCompatibleConfigFields.ca_file",
+                        entry.key_offset,
+                        path,
+                        "ca_file",
+                    );
+                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AnyOpenAiCompatibleConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "model_id",
+                            "provider",
+                            "api_type",
+                            "url",
+                            "api_key",
+                            "default_generation_parameters",
+                            "retry_policy",
+                            "key_file",
+                            "cert_file",
+                            "ca_file",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(
+                slot_name,
+                "name",
+                "AnyOpenAiCompatibleConfigFields",
+                offset,
+                path,
+            );
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let model_id = cx
+            .required(
+                slot_model_id,
+                "model_id",
+                "AnyOpenAiCompatibleConfigFields",
+                offset,
+                path,
+            );
+        let provider = slot_provider.or_else(|| ::core::default::Default::default());
+        let api_type = slot_api_type.or_else(|| OpenAIAPIType::ChatCompletions);
+        let url = cx
+            .required(slot_url, "url", "AnyOpenAiCompatibleConfigFields", offset, path);
+        let api_key = slot_api_key.or_else(|| ::core::default::Default::default());
+        let default_generation_parameters = slot_default_generation_parameters
+            .or_else(|| ::core::default::Default::default());
+        let retry_policy = slot_retry_policy
+            .or_else(|| ::core::default::Default::default());
+        let key_file = slot_key_file.or_else(|| ::core::default::Default::default());
+        let cert_file = slot_cert_file.or_else(|| ::core::default::Default::default());
+        let ca_file = slot_ca_file.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AnyOpenAiCompatibleConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            model_id: model_id?,
+            provider: provider?,
+            api_type: api_type?,
+            url: url?,
+            api_key: api_key?,
+            default_generation_parameters: default_generation_parameters?,
+            retry_policy: retry_policy?,
+            key_file: key_file?,
+            cert_file: cert_file?,
+            ca_file: ca_file?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AnyOpenAiCompatibleConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("model_id");
+        ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
+        {
+            sink.key("provider");
+            ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
+        {
+            sink.key("api_type");
+            ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
+        }
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
+        {
+            sink.key("api_key");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
+        }
+        sink.key("default_generation_parameters");
+        ::agentspec_types::codec::Encode::encode(
+            &self.default_generation_parameters,
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
+        {
+            sink.key("key_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
+        {
+            sink.key("cert_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.ca_file",
+                    sink,
+                    "ca_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.ca_file != default
+                    },
+                )
+        {
+            sink.key("ca_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.ca_file,
+                &self.id,
+                "ca_file",
+                sink,
+                cx,
+            );
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnyOpenAiCompatibleConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AnyOpenAiCompatibleConfigFields {
+    type Family = AnyOpenAiCompatibleConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "model_id",
+        "provider",
+        "api_type",
+        "url",
+        "api_key",
+        "default_generation_parameters",
+        "retry_policy",
+        "key_file",
+        "cert_file",
+        "ca_file",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("model_id");
+        ::agentspec_types::codec::Encode::encode(&self.model_id, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.provider",
+                    sink,
+                    "provider",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.provider != default
+                    },
+                )
+        {
+            sink.key("provider");
+            ::agentspec_types::codec::Encode::encode(&self.provider, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.api_type",
+                    sink,
+                    "api_type",
+                    {
+                        let default: OpenAIAPIType = OpenAIAPIType::ChatCompletions;
+                        self.api_type != default
+                    },
+                )
+        {
+            sink.key("api_type");
+            ::agentspec_types::codec::Encode::encode(&self.api_type, sink, cx);
+        }
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.api_key",
+                    sink,
+                    "api_key",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.api_key != default
+                    },
+                )
+        {
+            sink.key("api_key");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.api_key,
+                &self.id,
+                "api_key",
+                sink,
+                cx,
+            );
+        }
+        sink.key("default_generation_parameters");
+        ::agentspec_types::codec::Encode::encode(
+            &self.default_generation_parameters,
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.key_file",
+                    sink,
+                    "key_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.key_file != default
+                    },
+                )
+        {
+            sink.key("key_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.key_file,
+                &self.id,
+                "key_file",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.cert_file",
+                    sink,
+                    "cert_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.cert_file != default
+                    },
+                )
+        {
+            sink.key("cert_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.cert_file,
+                &self.id,
+                "cert_file",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyOpenAiCompatibleConfigFields.ca_file",
+                    sink,
+                    "ca_file",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.ca_file != default
+                    },
+                )
+        {
+            sink.key("ca_file");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.ca_file,
+                &self.id,
+                "ca_file",
+                sink,
+                cx,
+            );
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnySSETransport {
     /// A `SSETransport`.
@@ -27615,6 +28809,427 @@ impl ::agentspec_types::walk::Walk<Component> for AnySSETransport {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `AnySSETransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnySSETransportFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub session_parameters: SessionParameters,
+    pub url: ::std::string::String,
+    pub auth: ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+    pub headers: ::std::option::Option<
+        ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+    >,
+    pub sensitive_headers: ::std::option::Option<
+        ::agentspec_types::Sensitive<
+            ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+        >,
+    >,
+    pub retry_policy: ::std::option::Option<RetryPolicy>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AnySSETransportFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "AnySSETransportFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_session_parameters: ::agentspec_types::codec::Slot<
+            SessionParameters,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_url: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_auth: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sensitive_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::Sensitive<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                >,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_retry_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<RetryPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "session_parameters" => {
+                    cx.field(
+                        &mut slot_session_parameters,
+                        entry.value,
+                        &path.key("session_parameters"),
+                    )
+                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnySSETransportFields.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
+                "headers" => {
+                    cx.field(&mut slot_headers, entry.value, &path.key("headers"))
+                }
+                "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AnySSETransportFields.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    )
+                }
+                "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnySSETransportFields.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AnySSETransportFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "session_parameters",
+                            "url",
+                            "auth",
+                            "headers",
+                            "sensitive_headers",
+                            "retry_policy",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "AnySSETransportFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let session_parameters = slot_session_parameters
+            .or_else(|| ::core::default::Default::default());
+        let url = cx.required(slot_url, "url", "AnySSETransportFields", offset, path);
+        let auth = slot_auth.or_else(|| ::core::default::Default::default());
+        let headers = slot_headers.or_else(|| ::core::default::Default::default());
+        let sensitive_headers = slot_sensitive_headers
+            .or_else(|| ::core::default::Default::default());
+        let retry_policy = slot_retry_policy
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AnySSETransportFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            session_parameters: session_parameters?,
+            url: url?,
+            auth: auth?,
+            headers: headers?,
+            sensitive_headers: sensitive_headers?,
+            retry_policy: retry_policy?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AnySSETransportFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnySSETransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnySSETransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnySSETransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnySSETransportFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AnySSETransportFields {
+    type Family = AnySSETransport;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "session_parameters",
+        "url",
+        "auth",
+        "headers",
+        "sensitive_headers",
+        "retry_policy",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnySSETransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnySSETransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnySSETransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -27804,6 +29419,436 @@ impl ::agentspec_types::walk::Walk<Component> for AnyStreamableHTTPTransport {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `AnyStreamableHTTPTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnyStreamableHTTPTransportFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub session_parameters: SessionParameters,
+    pub url: ::std::string::String,
+    pub auth: ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+    pub headers: ::std::option::Option<
+        ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+    >,
+    pub sensitive_headers: ::std::option::Option<
+        ::agentspec_types::Sensitive<
+            ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+        >,
+    >,
+    pub retry_policy: ::std::option::Option<RetryPolicy>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransportFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx
+            .object(node, path, "AnyStreamableHTTPTransportFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_session_parameters: ::agentspec_types::codec::Slot<
+            SessionParameters,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_url: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_auth: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sensitive_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::Sensitive<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                >,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_retry_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<RetryPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "session_parameters" => {
+                    cx.field(
+                        &mut slot_session_parameters,
+                        entry.value,
+                        &path.key("session_parameters"),
+                    )
+                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyStreamableHTTPTransportFields.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
+                "headers" => {
+                    cx.field(&mut slot_headers, entry.value, &path.key("headers"))
+                }
+                "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "AnyStreamableHTTPTransportFields.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    )
+                }
+                "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyStreamableHTTPTransportFields.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AnyStreamableHTTPTransportFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "session_parameters",
+                            "url",
+                            "auth",
+                            "headers",
+                            "sensitive_headers",
+                            "retry_policy",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(
+                slot_name,
+                "name",
+                "AnyStreamableHTTPTransportFields",
+                offset,
+                path,
+            );
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let session_parameters = slot_session_parameters
+            .or_else(|| ::core::default::Default::default());
+        let url = cx
+            .required(slot_url, "url", "AnyStreamableHTTPTransportFields", offset, path);
+        let auth = slot_auth.or_else(|| ::core::default::Default::default());
+        let headers = slot_headers.or_else(|| ::core::default::Default::default());
+        let sensitive_headers = slot_sensitive_headers
+            .or_else(|| ::core::default::Default::default());
+        let retry_policy = slot_retry_policy
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AnyStreamableHTTPTransportFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            session_parameters: session_parameters?,
+            url: url?,
+            auth: auth?,
+            headers: headers?,
+            sensitive_headers: sensitive_headers?,
+            retry_policy: retry_policy?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AnyStreamableHTTPTransportFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AnyStreamableHTTPTransportFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AnyStreamableHTTPTransportFields {
+    type Family = AnyStreamableHTTPTransport;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "session_parameters",
+        "url",
+        "auth",
+        "headers",
+        "sensitive_headers",
+        "retry_policy",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyStreamableHTTPTransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -28010,6 +30055,489 @@ impl ::agentspec_types::walk::Walk<Component> for AnyTlsOracleDatabaseConnection
         }
     }
 }
+/// The fields every `AnyTlsOracleDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnyTlsOracleDatabaseConnectionConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub user: ::agentspec_types::Sensitive<::std::string::String>,
+    pub password: ::agentspec_types::Sensitive<::std::string::String>,
+    pub dsn: ::agentspec_types::Sensitive<::std::string::String>,
+    pub config_dir: ::std::option::Option<::std::string::String>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AnyTlsOracleDatabaseConnectionConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx
+            .object(node, path, "AnyTlsOracleDatabaseConnectionConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_user: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_password: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_dsn: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_config_dir: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
+                "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
+                    cx.field(&mut slot_password, entry.value, &path.key("password"))
+                }
+                "dsn" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.dsn",
+                        entry.key_offset,
+                        path,
+                        "dsn",
+                    );
+                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
+                }
+                "config_dir" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.config_dir",
+                        entry.key_offset,
+                        path,
+                        "config_dir",
+                    );
+                    cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AnyTlsOracleDatabaseConnectionConfigFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AnyTlsOracleDatabaseConnectionConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "user",
+                            "password",
+                            "dsn",
+                            "config_dir",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(
+                slot_name,
+                "name",
+                "AnyTlsOracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let user = cx
+            .required(
+                slot_user,
+                "user",
+                "AnyTlsOracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let password = cx
+            .required(
+                slot_password,
+                "password",
+                "AnyTlsOracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let dsn = cx
+            .required(
+                slot_dsn,
+                "dsn",
+                "AnyTlsOracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let config_dir = slot_config_dir.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AnyTlsOracleDatabaseConnectionConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            user: user?,
+            password: password?,
+            dsn: dsn?,
+            config_dir: config_dir?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AnyTlsOracleDatabaseConnectionConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("dsn");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
+        {
+            sink.key("config_dir");
+            ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component>
+for AnyTlsOracleDatabaseConnectionConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields
+for AnyTlsOracleDatabaseConnectionConfigFields {
+    type Family = AnyTlsOracleDatabaseConnectionConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "user",
+        "password",
+        "dsn",
+        "config_dir",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("dsn");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AnyTlsOracleDatabaseConnectionConfigFields.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
+        {
+            sink.key("config_dir");
+            ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum AuthConfig {
     /// A `OAuthConfig`.
@@ -28151,6 +30679,731 @@ impl ::agentspec_types::walk::Walk<Component> for AuthConfig {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `AuthConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuthConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub min_agentspec_version: AgentSpecVersionEnum,
+    pub issuer: ::std::option::Option<::std::string::String>,
+    pub endpoints: ::std::option::Option<OAuthEndpoints>,
+    pub client: ::agentspec_types::RefOr<OAuthClientConfig>,
+    pub redirect_uri: ::std::string::String,
+    pub scopes: ::std::option::Option<OAuthConfigScopes>,
+    pub scope_policy: ::std::option::Option<ScopePolicy>,
+    pub pkce: ::std::option::Option<PKCEPolicy>,
+    pub resource: ::std::option::Option<::std::string::String>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for AuthConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "AuthConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_min_agentspec_version: ::agentspec_types::codec::Slot<
+            AgentSpecVersionEnum,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_issuer: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_endpoints: ::agentspec_types::codec::Slot<
+            ::std::option::Option<OAuthEndpoints>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_client: ::agentspec_types::codec::Slot<
+            ::agentspec_types::RefOr<OAuthClientConfig>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_redirect_uri: ::agentspec_types::codec::Slot<
+            ::std::string::String,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_scopes: ::agentspec_types::codec::Slot<
+            ::std::option::Option<OAuthConfigScopes>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_scope_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<ScopePolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_pkce: ::agentspec_types::codec::Slot<
+            ::std::option::Option<PKCEPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_resource: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "min_agentspec_version" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.min_agentspec_version",
+                        entry.key_offset,
+                        path,
+                        "min_agentspec_version",
+                    );
+                    cx.field(
+                        &mut slot_min_agentspec_version,
+                        entry.value,
+                        &path.key("min_agentspec_version"),
+                    )
+                }
+                "issuer" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.issuer",
+                        entry.key_offset,
+                        path,
+                        "issuer",
+                    );
+                    cx.field(&mut slot_issuer, entry.value, &path.key("issuer"))
+                }
+                "endpoints" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.endpoints",
+                        entry.key_offset,
+                        path,
+                        "endpoints",
+                    );
+                    cx.field(&mut slot_endpoints, entry.value, &path.key("endpoints"))
+                }
+                "client" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.client",
+                        entry.key_offset,
+                        path,
+                        "client",
+                    );
+                    cx.field(&mut slot_client, entry.value, &path.key("client"))
+                }
+                "redirect_uri" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.redirect_uri",
+                        entry.key_offset,
+                        path,
+                        "redirect_uri",
+                    );
+                    cx.field(
+                        &mut slot_redirect_uri,
+                        entry.value,
+                        &path.key("redirect_uri"),
+                    )
+                }
+                "scopes" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.scopes",
+                        entry.key_offset,
+                        path,
+                        "scopes",
+                    );
+                    cx.field(&mut slot_scopes, entry.value, &path.key("scopes"))
+                }
+                "scope_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.scope_policy",
+                        entry.key_offset,
+                        path,
+                        "scope_policy",
+                    );
+                    cx.field(
+                        &mut slot_scope_policy,
+                        entry.value,
+                        &path.key("scope_policy"),
+                    )
+                }
+                "pkce" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.pkce",
+                        entry.key_offset,
+                        path,
+                        "pkce",
+                    );
+                    cx.field(&mut slot_pkce, entry.value, &path.key("pkce"))
+                }
+                "resource" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.resource",
+                        entry.key_offset,
+                        path,
+                        "resource",
+                    );
+                    cx.field(&mut slot_resource, entry.value, &path.key("resource"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "AuthConfigFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "AuthConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "min_agentspec_version",
+                            "issuer",
+                            "endpoints",
+                            "client",
+                            "redirect_uri",
+                            "scopes",
+                            "scope_policy",
+                            "pkce",
+                            "resource",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "AuthConfigFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let min_agentspec_version = slot_min_agentspec_version
+            .or_else(|| AgentSpecVersionEnum::V26_1_2);
+        let issuer = slot_issuer.or_else(|| ::core::default::Default::default());
+        let endpoints = slot_endpoints.or_else(|| ::core::default::Default::default());
+        let client = cx
+            .required(slot_client, "client", "AuthConfigFields", offset, path);
+        let redirect_uri = cx
+            .required(
+                slot_redirect_uri,
+                "redirect_uri",
+                "AuthConfigFields",
+                offset,
+                path,
+            );
+        let scopes = slot_scopes.or_else(|| ::core::default::Default::default());
+        let scope_policy = slot_scope_policy
+            .or_else(|| ::core::default::Default::default());
+        let pkce = slot_pkce.or_else(|| ::core::default::Default::default());
+        let resource = slot_resource.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(AuthConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            min_agentspec_version: min_agentspec_version?,
+            issuer: issuer?,
+            endpoints: endpoints?,
+            client: client?,
+            redirect_uri: redirect_uri?,
+            scopes: scopes?,
+            scope_policy: scope_policy?,
+            pkce: pkce?,
+            resource: resource?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for AuthConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.min_agentspec_version",
+                    sink,
+                    "min_agentspec_version",
+                    {
+                        let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
+                        self.min_agentspec_version != default
+                    },
+                )
+        {
+            sink.key("min_agentspec_version");
+            ::agentspec_types::codec::Encode::encode(
+                &self.min_agentspec_version,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.issuer",
+                    sink,
+                    "issuer",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.issuer != default
+                    },
+                )
+        {
+            sink.key("issuer");
+            ::agentspec_types::codec::Encode::encode(&self.issuer, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.endpoints",
+                    sink,
+                    "endpoints",
+                    {
+                        let default: ::std::option::Option<OAuthEndpoints> = ::core::default::Default::default();
+                        self.endpoints != default
+                    },
+                )
+        {
+            sink.key("endpoints");
+            ::agentspec_types::codec::Encode::encode(&self.endpoints, sink, cx);
+        }
+        sink.key("client");
+        ::agentspec_types::codec::Encode::encode(&self.client, sink, cx);
+        sink.key("redirect_uri");
+        ::agentspec_types::codec::Encode::encode(&self.redirect_uri, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.scopes",
+                    sink,
+                    "scopes",
+                    {
+                        let default: ::std::option::Option<OAuthConfigScopes> = ::core::default::Default::default();
+                        self.scopes != default
+                    },
+                )
+        {
+            sink.key("scopes");
+            ::agentspec_types::codec::Encode::encode(&self.scopes, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.scope_policy",
+                    sink,
+                    "scope_policy",
+                    {
+                        let default: ::std::option::Option<ScopePolicy> = ::core::default::Default::default();
+                        self.scope_policy != default
+                    },
+                )
+        {
+            sink.key("scope_policy");
+            ::agentspec_types::codec::Encode::encode(&self.scope_policy, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.pkce",
+                    sink,
+                    "pkce",
+                    {
+                        let default: ::std::option::Option<PKCEPolicy> = ::core::default::Default::default();
+                        self.pkce != default
+                    },
+                )
+        {
+            sink.key("pkce");
+            ::agentspec_types::codec::Encode::encode(&self.pkce, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.resource",
+                    sink,
+                    "resource",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.resource != default
+                    },
+                )
+        {
+            sink.key("resource");
+            ::agentspec_types::codec::Encode::encode(&self.resource, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for AuthConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for AuthConfigFields {
+    type Family = AuthConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "min_agentspec_version",
+        "issuer",
+        "endpoints",
+        "client",
+        "redirect_uri",
+        "scopes",
+        "scope_policy",
+        "pkce",
+        "resource",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.min_agentspec_version",
+                    sink,
+                    "min_agentspec_version",
+                    {
+                        let default: AgentSpecVersionEnum = AgentSpecVersionEnum::V26_1_2;
+                        self.min_agentspec_version != default
+                    },
+                )
+        {
+            sink.key("min_agentspec_version");
+            ::agentspec_types::codec::Encode::encode(
+                &self.min_agentspec_version,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.issuer",
+                    sink,
+                    "issuer",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.issuer != default
+                    },
+                )
+        {
+            sink.key("issuer");
+            ::agentspec_types::codec::Encode::encode(&self.issuer, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.endpoints",
+                    sink,
+                    "endpoints",
+                    {
+                        let default: ::std::option::Option<OAuthEndpoints> = ::core::default::Default::default();
+                        self.endpoints != default
+                    },
+                )
+        {
+            sink.key("endpoints");
+            ::agentspec_types::codec::Encode::encode(&self.endpoints, sink, cx);
+        }
+        sink.key("client");
+        ::agentspec_types::codec::Encode::encode(&self.client, sink, cx);
+        sink.key("redirect_uri");
+        ::agentspec_types::codec::Encode::encode(&self.redirect_uri, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.scopes",
+                    sink,
+                    "scopes",
+                    {
+                        let default: ::std::option::Option<OAuthConfigScopes> = ::core::default::Default::default();
+                        self.scopes != default
+                    },
+                )
+        {
+            sink.key("scopes");
+            ::agentspec_types::codec::Encode::encode(&self.scopes, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.scope_policy",
+                    sink,
+                    "scope_policy",
+                    {
+                        let default: ::std::option::Option<ScopePolicy> = ::core::default::Default::default();
+                        self.scope_policy != default
+                    },
+                )
+        {
+            sink.key("scope_policy");
+            ::agentspec_types::codec::Encode::encode(&self.scope_policy, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.pkce",
+                    sink,
+                    "pkce",
+                    {
+                        let default: ::std::option::Option<PKCEPolicy> = ::core::default::Default::default();
+                        self.pkce != default
+                    },
+                )
+        {
+            sink.key("pkce");
+            ::agentspec_types::codec::Encode::encode(&self.pkce, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "AuthConfigFields.resource",
+                    sink,
+                    "resource",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.resource != default
+                    },
+                )
+        {
+            sink.key("resource");
+            ::agentspec_types::codec::Encode::encode(&self.resource, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -28418,6 +31671,195 @@ impl ::agentspec_types::walk::Walk<Component> for ClientTransport {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `ClientTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientTransportFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub session_parameters: SessionParameters,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for ClientTransportFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "ClientTransportFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_session_parameters: ::agentspec_types::codec::Slot<
+            SessionParameters,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "session_parameters" => {
+                    cx.field(
+                        &mut slot_session_parameters,
+                        entry.value,
+                        &path.key("session_parameters"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "ClientTransportFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "session_parameters",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "ClientTransportFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let session_parameters = slot_session_parameters
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(ClientTransportFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            session_parameters: session_parameters?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for ClientTransportFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ClientTransportFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for ClientTransportFields {
+    type Family = ClientTransport;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "session_parameters",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -29358,6 +32800,203 @@ impl ::agentspec_types::walk::Walk<Component> for ComponentWithIO {
         }
     }
 }
+/// The fields every `ComponentWithIO` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentWithIOFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub inputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub outputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for ComponentWithIOFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "ComponentWithIOFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_inputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_outputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "outputs" => {
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "ComponentWithIOFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "inputs",
+                            "outputs",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "ComponentWithIOFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let inputs = slot_inputs.or_else(|| ::core::default::Default::default());
+        let outputs = slot_outputs.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(ComponentWithIOFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            inputs: inputs?,
+            outputs: outputs?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for ComponentWithIOFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ComponentWithIOFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for ComponentWithIOFields {
+    type Family = ComponentWithIO;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum Datastore {
     /// A `InMemoryCollectionDatastore`.
@@ -29567,6 +33206,345 @@ impl ::agentspec_types::walk::Walk<Component> for Datastore {
         }
     }
 }
+/// The fields every `Datastore` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatastoreFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub datastore_schema: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        ::agentspec_types::JsonObject,
+    >,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for DatastoreFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "DatastoreFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_datastore_schema: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<
+                ::std::string::String,
+                ::agentspec_types::JsonObject,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "datastore_schema" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.datastore_schema",
+                        entry.key_offset,
+                        path,
+                        "datastore_schema",
+                    );
+                    cx.field(
+                        &mut slot_datastore_schema,
+                        entry.value,
+                        &path.key("datastore_schema"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "DatastoreFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "DatastoreFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "datastore_schema",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "DatastoreFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let datastore_schema = cx
+            .required(
+                slot_datastore_schema,
+                "datastore_schema",
+                "DatastoreFields",
+                offset,
+                path,
+            );
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(DatastoreFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            datastore_schema: datastore_schema?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for DatastoreFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("datastore_schema");
+        ::agentspec_types::codec::Encode::encode(&self.datastore_schema, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for DatastoreFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for DatastoreFields {
+    type Family = Datastore;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "datastore_schema",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "DatastoreFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("datastore_schema");
+        ::agentspec_types::codec::Encode::encode(&self.datastore_schema, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum GeminiAuthConfig {
     /// A `GeminiAIStudioAuthConfig`.
@@ -29743,6 +33721,307 @@ impl ::agentspec_types::walk::Walk<Component> for GeminiAuthConfig {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `GeminiAuthConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeminiAuthConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for GeminiAuthConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "GeminiAuthConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAuthConfigFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAuthConfigFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAuthConfigFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAuthConfigFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "GeminiAuthConfigFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "GeminiAuthConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(slot_name, "name", "GeminiAuthConfigFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(GeminiAuthConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for GeminiAuthConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for GeminiAuthConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for GeminiAuthConfigFields {
+    type Family = GeminiAuthConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "GeminiAuthConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -29934,6 +34213,643 @@ impl ::agentspec_types::walk::Walk<Component> for MessageTransform {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `MessageTransform` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageTransformFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub llm: ::agentspec_types::RefOr<AnyLlmConfig>,
+    pub summarization_instructions: ::std::string::String,
+    pub max_cache_size: ::std::option::Option<i64>,
+    pub max_cache_lifetime: ::std::option::Option<i64>,
+    pub cache_collection_name: ::std::string::String,
+    pub datastore: ::std::option::Option<::agentspec_types::RefOr<Datastore>>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for MessageTransformFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "MessageTransformFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_llm: ::agentspec_types::codec::Slot<
+            ::agentspec_types::RefOr<AnyLlmConfig>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_summarization_instructions: ::agentspec_types::codec::Slot<
+            ::std::string::String,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_max_cache_size: ::agentspec_types::codec::Slot<
+            ::std::option::Option<i64>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_max_cache_lifetime: ::agentspec_types::codec::Slot<
+            ::std::option::Option<i64>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_cache_collection_name: ::agentspec_types::codec::Slot<
+            ::std::string::String,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_datastore: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::RefOr<Datastore>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "llm" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.llm",
+                        entry.key_offset,
+                        path,
+                        "llm",
+                    );
+                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
+                }
+                "summarization_instructions" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.summarization_instructions",
+                        entry.key_offset,
+                        path,
+                        "summarization_instructions",
+                    );
+                    cx.field(
+                        &mut slot_summarization_instructions,
+                        entry.value,
+                        &path.key("summarization_instructions"),
+                    )
+                }
+                "max_cache_size" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.max_cache_size",
+                        entry.key_offset,
+                        path,
+                        "max_cache_size",
+                    );
+                    cx.field_min(
+                        &mut slot_max_cache_size,
+                        entry.value,
+                        &path.key("max_cache_size"),
+                        0f64,
+                        false,
+                    )
+                }
+                "max_cache_lifetime" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.max_cache_lifetime",
+                        entry.key_offset,
+                        path,
+                        "max_cache_lifetime",
+                    );
+                    cx.field_min(
+                        &mut slot_max_cache_lifetime,
+                        entry.value,
+                        &path.key("max_cache_lifetime"),
+                        0f64,
+                        false,
+                    )
+                }
+                "cache_collection_name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.cache_collection_name",
+                        entry.key_offset,
+                        path,
+                        "cache_collection_name",
+                    );
+                    cx.field(
+                        &mut slot_cache_collection_name,
+                        entry.value,
+                        &path.key("cache_collection_name"),
+                    )
+                }
+                "datastore" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.datastore",
+                        entry.key_offset,
+                        path,
+                        "datastore",
+                    );
+                    cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "MessageTransformFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "MessageTransformFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "llm",
+                            "summarization_instructions",
+                            "max_cache_size",
+                            "max_cache_lifetime",
+                            "cache_collection_name",
+                            "datastore",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(slot_name, "name", "MessageTransformFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let llm = cx.required(slot_llm, "llm", "MessageTransformFields", offset, path);
+        let summarization_instructions = slot_summarization_instructions
+            .or_else(|| ::std::string::String::from(
+                "Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed.",
+            ));
+        let max_cache_size = slot_max_cache_size
+            .or_else(|| ::std::option::Option::Some(10000i64));
+        let max_cache_lifetime = slot_max_cache_lifetime
+            .or_else(|| ::std::option::Option::Some(14400i64));
+        let cache_collection_name = slot_cache_collection_name
+            .or_else(|| ::std::string::String::from("summarized_conversations_cache"));
+        let datastore = slot_datastore.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(MessageTransformFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            llm: llm?,
+            summarization_instructions: summarization_instructions?,
+            max_cache_size: max_cache_size?,
+            max_cache_lifetime: max_cache_lifetime?,
+            cache_collection_name: cache_collection_name?,
+            datastore: datastore?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for MessageTransformFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("llm");
+        ::agentspec_types::codec::Encode::encode(&self.llm, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.summarization_instructions",
+                    sink,
+                    "summarization_instructions",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed.",
+                        );
+                        self.summarization_instructions != default
+                    },
+                )
+        {
+            sink.key("summarization_instructions");
+            ::agentspec_types::codec::Encode::encode(
+                &self.summarization_instructions,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.max_cache_size",
+                    sink,
+                    "max_cache_size",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            10000i64,
+                        );
+                        self.max_cache_size != default
+                    },
+                )
+        {
+            sink.key("max_cache_size");
+            ::agentspec_types::codec::Encode::encode(&self.max_cache_size, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.max_cache_lifetime",
+                    sink,
+                    "max_cache_lifetime",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            14400i64,
+                        );
+                        self.max_cache_lifetime != default
+                    },
+                )
+        {
+            sink.key("max_cache_lifetime");
+            ::agentspec_types::codec::Encode::encode(&self.max_cache_lifetime, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.cache_collection_name",
+                    sink,
+                    "cache_collection_name",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "summarized_conversations_cache",
+                        );
+                        self.cache_collection_name != default
+                    },
+                )
+        {
+            sink.key("cache_collection_name");
+            ::agentspec_types::codec::Encode::encode(
+                &self.cache_collection_name,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.datastore",
+                    sink,
+                    "datastore",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<Datastore>,
+                        > = ::core::default::Default::default();
+                        self.datastore != default
+                    },
+                )
+        {
+            sink.key("datastore");
+            ::agentspec_types::codec::Encode::encode(&self.datastore, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for MessageTransformFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.llm, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.datastore, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for MessageTransformFields {
+    type Family = MessageTransform;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "llm",
+        "summarization_instructions",
+        "max_cache_size",
+        "max_cache_lifetime",
+        "cache_collection_name",
+        "datastore",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("llm");
+        ::agentspec_types::codec::Encode::encode(&self.llm, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.summarization_instructions",
+                    sink,
+                    "summarization_instructions",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed.",
+                        );
+                        self.summarization_instructions != default
+                    },
+                )
+        {
+            sink.key("summarization_instructions");
+            ::agentspec_types::codec::Encode::encode(
+                &self.summarization_instructions,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.max_cache_size",
+                    sink,
+                    "max_cache_size",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            10000i64,
+                        );
+                        self.max_cache_size != default
+                    },
+                )
+        {
+            sink.key("max_cache_size");
+            ::agentspec_types::codec::Encode::encode(&self.max_cache_size, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.max_cache_lifetime",
+                    sink,
+                    "max_cache_lifetime",
+                    {
+                        let default: ::std::option::Option<i64> = ::std::option::Option::Some(
+                            14400i64,
+                        );
+                        self.max_cache_lifetime != default
+                    },
+                )
+        {
+            sink.key("max_cache_lifetime");
+            ::agentspec_types::codec::Encode::encode(&self.max_cache_lifetime, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.cache_collection_name",
+                    sink,
+                    "cache_collection_name",
+                    {
+                        let default: ::std::string::String = ::std::string::String::from(
+                            "summarized_conversations_cache",
+                        );
+                        self.cache_collection_name != default
+                    },
+                )
+        {
+            sink.key("cache_collection_name");
+            ::agentspec_types::codec::Encode::encode(
+                &self.cache_collection_name,
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "MessageTransformFields.datastore",
+                    sink,
+                    "datastore",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<Datastore>,
+                        > = ::core::default::Default::default();
+                        self.datastore != default
+                    },
+                )
+        {
+            sink.key("datastore");
+            ::agentspec_types::codec::Encode::encode(&self.datastore, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -30378,6 +35294,218 @@ impl ::agentspec_types::walk::Walk<Component> for Node {
         }
     }
 }
+/// The fields every `Node` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub inputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub outputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub branches: ::std::vec::Vec<::std::string::String>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for NodeFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "NodeFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_inputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_outputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_branches: ::agentspec_types::codec::Slot<
+            ::std::vec::Vec<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "outputs" => {
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                }
+                "branches" => {
+                    cx.field(&mut slot_branches, entry.value, &path.key("branches"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "NodeFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "inputs",
+                            "outputs",
+                            "branches",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "NodeFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let inputs = slot_inputs.or_else(|| ::core::default::Default::default());
+        let outputs = slot_outputs.or_else(|| ::core::default::Default::default());
+        let branches = slot_branches.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(NodeFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            inputs: inputs?,
+            outputs: outputs?,
+            branches: branches?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for NodeFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        sink.key("branches");
+        ::agentspec_types::codec::Encode::encode(&self.branches, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for NodeFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for NodeFields {
+    type Family = Node;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "branches",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        sink.key("branches");
+        ::agentspec_types::codec::Encode::encode(&self.branches, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum OciClientConfig {
     /// A `OciClientConfigWithApiKey`.
@@ -30650,6 +35778,201 @@ impl ::agentspec_types::walk::Walk<Component> for OciClientConfig {
         }
     }
 }
+/// The fields every `OciClientConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OciClientConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub service_endpoint: ::std::string::String,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for OciClientConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "OciClientConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_service_endpoint: ::agentspec_types::codec::Slot<
+            ::std::string::String,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "service_endpoint" => {
+                    cx.field(
+                        &mut slot_service_endpoint,
+                        entry.value,
+                        &path.key("service_endpoint"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "OciClientConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "service_endpoint",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "OciClientConfigFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let service_endpoint = cx
+            .required(
+                slot_service_endpoint,
+                "service_endpoint",
+                "OciClientConfigFields",
+                offset,
+                path,
+            );
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(OciClientConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            service_endpoint: service_endpoint?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for OciClientConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("service_endpoint");
+        ::agentspec_types::codec::Encode::encode(&self.service_endpoint, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OciClientConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for OciClientConfigFields {
+    type Family = OciClientConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "service_endpoint",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("service_endpoint");
+        ::agentspec_types::codec::Encode::encode(&self.service_endpoint, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum OracleDatabaseConnectionConfig {
     /// A `MTlsOracleDatabaseConnectionConfig`.
@@ -30852,6 +36175,487 @@ impl ::agentspec_types::walk::Walk<Component> for OracleDatabaseConnectionConfig
         }
     }
 }
+/// The fields every `OracleDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OracleDatabaseConnectionConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub user: ::agentspec_types::Sensitive<::std::string::String>,
+    pub password: ::agentspec_types::Sensitive<::std::string::String>,
+    pub dsn: ::agentspec_types::Sensitive<::std::string::String>,
+    pub config_dir: ::std::option::Option<::std::string::String>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for OracleDatabaseConnectionConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx
+            .object(node, path, "OracleDatabaseConnectionConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_user: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_password: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_dsn: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_config_dir: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
+                "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
+                    cx.field(&mut slot_password, entry.value, &path.key("password"))
+                }
+                "dsn" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.dsn",
+                        entry.key_offset,
+                        path,
+                        "dsn",
+                    );
+                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
+                }
+                "config_dir" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.config_dir",
+                        entry.key_offset,
+                        path,
+                        "config_dir",
+                    );
+                    cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "OracleDatabaseConnectionConfigFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "OracleDatabaseConnectionConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "user",
+                            "password",
+                            "dsn",
+                            "config_dir",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(
+                slot_name,
+                "name",
+                "OracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let user = cx
+            .required(
+                slot_user,
+                "user",
+                "OracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let password = cx
+            .required(
+                slot_password,
+                "password",
+                "OracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let dsn = cx
+            .required(
+                slot_dsn,
+                "dsn",
+                "OracleDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let config_dir = slot_config_dir.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(OracleDatabaseConnectionConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            user: user?,
+            password: password?,
+            dsn: dsn?,
+            config_dir: config_dir?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for OracleDatabaseConnectionConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("dsn");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
+        {
+            sink.key("config_dir");
+            ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for OracleDatabaseConnectionConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for OracleDatabaseConnectionConfigFields {
+    type Family = OracleDatabaseConnectionConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "user",
+        "password",
+        "dsn",
+        "config_dir",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("dsn");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.dsn,
+            &self.id,
+            "dsn",
+            sink,
+            cx,
+        );
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "OracleDatabaseConnectionConfigFields.config_dir",
+                    sink,
+                    "config_dir",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.config_dir != default
+                    },
+                )
+        {
+            sink.key("config_dir");
+            ::agentspec_types::codec::Encode::encode(&self.config_dir, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostgresDatabaseConnectionConfig {
     /// A `TlsPostgresDatabaseConnectionConfig`.
@@ -31012,6 +36816,698 @@ impl ::agentspec_types::walk::Walk<Component> for PostgresDatabaseConnectionConf
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `PostgresDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostgresDatabaseConnectionConfigFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub user: ::agentspec_types::Sensitive<::std::string::String>,
+    pub password: ::agentspec_types::Sensitive<::std::string::String>,
+    pub url: ::std::string::String,
+    pub sslmode: TlsPostgresDatabaseConnectionConfigSslmode,
+    pub sslcert: ::std::option::Option<::std::string::String>,
+    pub sslkey: ::std::option::Option<
+        ::agentspec_types::Sensitive<::std::string::String>,
+    >,
+    pub sslrootcert: ::std::option::Option<::std::string::String>,
+    pub sslcrl: ::std::option::Option<::std::string::String>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for PostgresDatabaseConnectionConfigFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx
+            .object(node, path, "PostgresDatabaseConnectionConfigFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_user: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_password: ::agentspec_types::codec::Slot<
+            ::agentspec_types::Sensitive<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_url: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sslmode: ::agentspec_types::codec::Slot<
+            TlsPostgresDatabaseConnectionConfigSslmode,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sslcert: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sslkey: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::Sensitive<::std::string::String>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sslrootcert: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sslcrl: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "user" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.user",
+                        entry.key_offset,
+                        path,
+                        "user",
+                    );
+                    cx.field(&mut slot_user, entry.value, &path.key("user"))
+                }
+                "password" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.password",
+                        entry.key_offset,
+                        path,
+                        "password",
+                    );
+                    cx.field(&mut slot_password, entry.value, &path.key("password"))
+                }
+                "url" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.url",
+                        entry.key_offset,
+                        path,
+                        "url",
+                    );
+                    cx.field(&mut slot_url, entry.value, &path.key("url"))
+                }
+                "sslmode" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.sslmode",
+                        entry.key_offset,
+                        path,
+                        "sslmode",
+                    );
+                    cx.field(&mut slot_sslmode, entry.value, &path.key("sslmode"))
+                }
+                "sslcert" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.sslcert",
+                        entry.key_offset,
+                        path,
+                        "sslcert",
+                    );
+                    cx.field(&mut slot_sslcert, entry.value, &path.key("sslcert"))
+                }
+                "sslkey" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.sslkey",
+                        entry.key_offset,
+                        path,
+                        "sslkey",
+                    );
+                    cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey"))
+                }
+                "sslrootcert" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.sslrootcert",
+                        entry.key_offset,
+                        path,
+                        "sslrootcert",
+                    );
+                    cx.field(
+                        &mut slot_sslrootcert,
+                        entry.value,
+                        &path.key("sslrootcert"),
+                    )
+                }
+                "sslcrl" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.sslcrl",
+                        entry.key_offset,
+                        path,
+                        "sslcrl",
+                    );
+                    cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl"))
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "PostgresDatabaseConnectionConfigFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "PostgresDatabaseConnectionConfigFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "user",
+                            "password",
+                            "url",
+                            "sslmode",
+                            "sslcert",
+                            "sslkey",
+                            "sslrootcert",
+                            "sslcrl",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx
+            .required(
+                slot_name,
+                "name",
+                "PostgresDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let user = cx
+            .required(
+                slot_user,
+                "user",
+                "PostgresDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let password = cx
+            .required(
+                slot_password,
+                "password",
+                "PostgresDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let url = cx
+            .required(
+                slot_url,
+                "url",
+                "PostgresDatabaseConnectionConfigFields",
+                offset,
+                path,
+            );
+        let sslmode = slot_sslmode
+            .or_else(|| TlsPostgresDatabaseConnectionConfigSslmode::Require);
+        let sslcert = slot_sslcert.or_else(|| ::core::default::Default::default());
+        let sslkey = slot_sslkey.or_else(|| ::core::default::Default::default());
+        let sslrootcert = slot_sslrootcert
+            .or_else(|| ::core::default::Default::default());
+        let sslcrl = slot_sslcrl.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(PostgresDatabaseConnectionConfigFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            user: user?,
+            password: password?,
+            url: url?,
+            sslmode: sslmode?,
+            sslcert: sslcert?,
+            sslkey: sslkey?,
+            sslrootcert: sslrootcert?,
+            sslcrl: sslcrl?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for PostgresDatabaseConnectionConfigFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslmode",
+                    sink,
+                    "sslmode",
+                    {
+                        let default: TlsPostgresDatabaseConnectionConfigSslmode = TlsPostgresDatabaseConnectionConfigSslmode::Require;
+                        self.sslmode != default
+                    },
+                )
+        {
+            sink.key("sslmode");
+            ::agentspec_types::codec::Encode::encode(&self.sslmode, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslcert",
+                    sink,
+                    "sslcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcert != default
+                    },
+                )
+        {
+            sink.key("sslcert");
+            ::agentspec_types::codec::Encode::encode(&self.sslcert, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslkey",
+                    sink,
+                    "sslkey",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.sslkey != default
+                    },
+                )
+        {
+            sink.key("sslkey");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sslkey,
+                &self.id,
+                "sslkey",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslrootcert",
+                    sink,
+                    "sslrootcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslrootcert != default
+                    },
+                )
+        {
+            sink.key("sslrootcert");
+            ::agentspec_types::codec::Encode::encode(&self.sslrootcert, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslcrl",
+                    sink,
+                    "sslcrl",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcrl != default
+                    },
+                )
+        {
+            sink.key("sslcrl");
+            ::agentspec_types::codec::Encode::encode(&self.sslcrl, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component>
+for PostgresDatabaseConnectionConfigFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for PostgresDatabaseConnectionConfigFields {
+    type Family = PostgresDatabaseConnectionConfig;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "user",
+        "password",
+        "url",
+        "sslmode",
+        "sslcert",
+        "sslkey",
+        "sslrootcert",
+        "sslcrl",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        sink.key("user");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.user,
+            &self.id,
+            "user",
+            sink,
+            cx,
+        );
+        sink.key("password");
+        ::agentspec_types::SecretField::encode_secret(
+            &self.password,
+            &self.id,
+            "password",
+            sink,
+            cx,
+        );
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslmode",
+                    sink,
+                    "sslmode",
+                    {
+                        let default: TlsPostgresDatabaseConnectionConfigSslmode = TlsPostgresDatabaseConnectionConfigSslmode::Require;
+                        self.sslmode != default
+                    },
+                )
+        {
+            sink.key("sslmode");
+            ::agentspec_types::codec::Encode::encode(&self.sslmode, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslcert",
+                    sink,
+                    "sslcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcert != default
+                    },
+                )
+        {
+            sink.key("sslcert");
+            ::agentspec_types::codec::Encode::encode(&self.sslcert, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslkey",
+                    sink,
+                    "sslkey",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<::std::string::String>,
+                        > = ::core::default::Default::default();
+                        self.sslkey != default
+                    },
+                )
+        {
+            sink.key("sslkey");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sslkey,
+                &self.id,
+                "sslkey",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslrootcert",
+                    sink,
+                    "sslrootcert",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslrootcert != default
+                    },
+                )
+        {
+            sink.key("sslrootcert");
+            ::agentspec_types::codec::Encode::encode(&self.sslrootcert, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "PostgresDatabaseConnectionConfigFields.sslcrl",
+                    sink,
+                    "sslcrl",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.sslcrl != default
+                    },
+                )
+        {
+            sink.key("sslcrl");
+            ::agentspec_types::codec::Encode::encode(&self.sslcrl, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -31179,6 +37675,203 @@ impl ::agentspec_types::walk::Walk<Component> for RemoteAgent {
                 ::agentspec_types::walk::Walk::<Component>::walk(p, f)
             }
         }
+    }
+}
+/// The fields every `RemoteAgent` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteAgentFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub inputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub outputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for RemoteAgentFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "RemoteAgentFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_inputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_outputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "outputs" => {
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "RemoteAgentFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "inputs",
+                            "outputs",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "RemoteAgentFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let inputs = slot_inputs.or_else(|| ::core::default::Default::default());
+        let outputs = slot_outputs.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(RemoteAgentFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            inputs: inputs?,
+            outputs: outputs?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for RemoteAgentFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for RemoteAgentFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for RemoteAgentFields {
+    type Family = RemoteAgent;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -31419,6 +38112,427 @@ impl ::agentspec_types::walk::Walk<Component> for RemoteTransport {
         }
     }
 }
+/// The fields every `RemoteTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteTransportFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub session_parameters: SessionParameters,
+    pub url: ::std::string::String,
+    pub auth: ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+    pub headers: ::std::option::Option<
+        ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+    >,
+    pub sensitive_headers: ::std::option::Option<
+        ::agentspec_types::Sensitive<
+            ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+        >,
+    >,
+    pub retry_policy: ::std::option::Option<RetryPolicy>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for RemoteTransportFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "RemoteTransportFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_session_parameters: ::agentspec_types::codec::Slot<
+            SessionParameters,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_url: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_auth: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::RefOr<AuthConfig>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::IndexMap<::std::string::String, ::std::string::String>,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_sensitive_headers: ::agentspec_types::codec::Slot<
+            ::std::option::Option<
+                ::agentspec_types::Sensitive<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                >,
+            >,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_retry_policy: ::agentspec_types::codec::Slot<
+            ::std::option::Option<RetryPolicy>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "session_parameters" => {
+                    cx.field(
+                        &mut slot_session_parameters,
+                        entry.value,
+                        &path.key("session_parameters"),
+                    )
+                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
+                "auth" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RemoteTransportFields.auth",
+                        entry.key_offset,
+                        path,
+                        "auth",
+                    );
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
+                }
+                "headers" => {
+                    cx.field(&mut slot_headers, entry.value, &path.key("headers"))
+                }
+                "sensitive_headers" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "RemoteTransportFields.sensitive_headers",
+                        entry.key_offset,
+                        path,
+                        "sensitive_headers",
+                    );
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    )
+                }
+                "retry_policy" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "RemoteTransportFields.retry_policy",
+                        entry.key_offset,
+                        path,
+                        "retry_policy",
+                    );
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "RemoteTransportFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "session_parameters",
+                            "url",
+                            "auth",
+                            "headers",
+                            "sensitive_headers",
+                            "retry_policy",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "RemoteTransportFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let session_parameters = slot_session_parameters
+            .or_else(|| ::core::default::Default::default());
+        let url = cx.required(slot_url, "url", "RemoteTransportFields", offset, path);
+        let auth = slot_auth.or_else(|| ::core::default::Default::default());
+        let headers = slot_headers.or_else(|| ::core::default::Default::default());
+        let sensitive_headers = slot_sensitive_headers
+            .or_else(|| ::core::default::Default::default());
+        let retry_policy = slot_retry_policy
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(RemoteTransportFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            session_parameters: session_parameters?,
+            url: url?,
+            auth: auth?,
+            headers: headers?,
+            sensitive_headers: sensitive_headers?,
+            retry_policy: retry_policy?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for RemoteTransportFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "RemoteTransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for RemoteTransportFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.auth, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for RemoteTransportFields {
+    type Family = RemoteTransport;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "session_parameters",
+        "url",
+        "auth",
+        "headers",
+        "sensitive_headers",
+        "retry_policy",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("session_parameters");
+        ::agentspec_types::codec::Encode::encode(&self.session_parameters, sink, cx);
+        sink.key("url");
+        ::agentspec_types::codec::Encode::encode(&self.url, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTransportFields.auth",
+                    sink,
+                    "auth",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::RefOr<AuthConfig>,
+                        > = ::core::default::Default::default();
+                        self.auth != default
+                    },
+                )
+        {
+            sink.key("auth");
+            ::agentspec_types::codec::Encode::encode(&self.auth, sink, cx);
+        }
+        sink.key("headers");
+        ::agentspec_types::codec::Encode::encode(&self.headers, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "RemoteTransportFields.sensitive_headers",
+                    sink,
+                    "sensitive_headers",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::Sensitive<
+                                ::agentspec_types::IndexMap<
+                                    ::std::string::String,
+                                    ::std::string::String,
+                                >,
+                            >,
+                        > = ::core::default::Default::default();
+                        self.sensitive_headers != default
+                    },
+                )
+        {
+            sink.key("sensitive_headers");
+            ::agentspec_types::SecretField::encode_secret(
+                &self.sensitive_headers,
+                &self.id,
+                "sensitive_headers",
+                sink,
+                cx,
+            );
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "RemoteTransportFields.retry_policy",
+                    sink,
+                    "retry_policy",
+                    {
+                        let default: ::std::option::Option<RetryPolicy> = ::core::default::Default::default();
+                        self.retry_policy != default
+                    },
+                )
+        {
+            sink.key("retry_policy");
+            ::agentspec_types::codec::Encode::encode(&self.retry_policy, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tool {
     /// A `BuiltinTool`.
@@ -31636,6 +38750,263 @@ impl ::agentspec_types::walk::Walk<Component> for Tool {
         }
     }
 }
+/// The fields every `Tool` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub inputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub outputs: ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+    pub requires_confirmation: bool,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for ToolFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "ToolFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_inputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_outputs: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<::agentspec_types::JsonObject>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_requires_confirmation: ::agentspec_types::codec::Slot<bool> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
+                "outputs" => {
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                }
+                "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolFields.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "ToolFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "inputs",
+                            "outputs",
+                            "requires_confirmation",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "ToolFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let inputs = slot_inputs.or_else(|| ::core::default::Default::default());
+        let outputs = slot_outputs.or_else(|| ::core::default::Default::default());
+        let requires_confirmation = slot_requires_confirmation.or_else(|| false);
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(ToolFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            inputs: inputs?,
+            outputs: outputs?,
+            requires_confirmation: requires_confirmation?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for ToolFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolFields.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
+        {
+            sink.key("requires_confirmation");
+            ::agentspec_types::codec::Encode::encode(
+                &self.requires_confirmation,
+                sink,
+                cx,
+            );
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ToolFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for ToolFields {
+    type Family = Tool;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "requires_confirmation",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        sink.key("inputs");
+        ::agentspec_types::codec::Encode::encode(&self.inputs, sink, cx);
+        sink.key("outputs");
+        ::agentspec_types::codec::Encode::encode(&self.outputs, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolFields.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
+        {
+            sink.key("requires_confirmation");
+            ::agentspec_types::codec::Encode::encode(
+                &self.requires_confirmation,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolBox {
     /// A `MCPToolBox`.
@@ -31771,6 +39142,460 @@ impl ::agentspec_types::walk::Walk<Component> for ToolBox {
             }
             ToolBox::Plugin(p) => ::agentspec_types::walk::Walk::<Component>::walk(p, f),
         }
+    }
+}
+/// The fields every `ToolBox` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolBoxFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub requires_confirmation: bool,
+    pub client_transport: ::agentspec_types::RefOr<ClientTransport>,
+    pub tool_filter: ::std::option::Option<::std::vec::Vec<MCPToolBoxToolFilter>>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for ToolBoxFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "ToolBoxFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_requires_confirmation: ::agentspec_types::codec::Slot<bool> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_client_transport: ::agentspec_types::codec::Slot<
+            ::agentspec_types::RefOr<ClientTransport>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_tool_filter: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::vec::Vec<MCPToolBoxToolFilter>>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.id",
+                        entry.key_offset,
+                        path,
+                        "id",
+                    );
+                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                }
+                "name" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.name",
+                        entry.key_offset,
+                        path,
+                        "name",
+                    );
+                    cx.field(&mut slot_name, entry.value, &path.key("name"))
+                }
+                "description" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.description",
+                        entry.key_offset,
+                        path,
+                        "description",
+                    );
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.metadata",
+                        entry.key_offset,
+                        path,
+                        "metadata",
+                    );
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "requires_confirmation" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "ToolBoxFields.requires_confirmation",
+                        entry.key_offset,
+                        path,
+                        "requires_confirmation",
+                    );
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    )
+                }
+                "client_transport" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.client_transport",
+                        entry.key_offset,
+                        path,
+                        "client_transport",
+                    );
+                    cx.field(
+                        &mut slot_client_transport,
+                        entry.value,
+                        &path.key("client_transport"),
+                    )
+                }
+                "tool_filter" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.tool_filter",
+                        entry.key_offset,
+                        path,
+                        "tool_filter",
+                    );
+                    cx.field(
+                        &mut slot_tool_filter,
+                        entry.value,
+                        &path.key("tool_filter"),
+                    )
+                }
+                "$referenced_components" => {
+                    cx.newer_field(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "ToolBoxFields.$referenced_components",
+                        entry.key_offset,
+                        path,
+                        "$referenced_components",
+                    );
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "ToolBoxFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "requires_confirmation",
+                            "client_transport",
+                            "tool_filter",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "ToolBoxFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let requires_confirmation = slot_requires_confirmation.or_else(|| false);
+        let client_transport = cx
+            .required(
+                slot_client_transport,
+                "client_transport",
+                "ToolBoxFields",
+                offset,
+                path,
+            );
+        let tool_filter = slot_tool_filter
+            .or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(ToolBoxFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            requires_confirmation: requires_confirmation?,
+            client_transport: client_transport?,
+            tool_filter: tool_filter?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for ToolBoxFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ToolBoxFields.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
+        {
+            sink.key("requires_confirmation");
+            ::agentspec_types::codec::Encode::encode(
+                &self.requires_confirmation,
+                sink,
+                cx,
+            );
+        }
+        sink.key("client_transport");
+        ::agentspec_types::codec::Encode::encode(&self.client_transport, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.tool_filter",
+                    sink,
+                    "tool_filter",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<MCPToolBoxToolFilter>,
+                        > = ::core::default::Default::default();
+                        self.tool_filter != default
+                    },
+                )
+        {
+            sink.key("tool_filter");
+            ::agentspec_types::codec::Encode::encode(&self.tool_filter, sink, cx);
+        }
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ToolBoxFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.client_transport, f);
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.tool_filter, f);
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for ToolBoxFields {
+    type Family = ToolBox;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "requires_confirmation",
+        "client_transport",
+        "tool_filter",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.id",
+                    sink,
+                    "id",
+                    {
+                        let default: ::std::string::String = ::agentspec_types::codec::fresh_id();
+                        self.id != default
+                    },
+                )
+        {
+            sink.key("id");
+            ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        }
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.description",
+                    sink,
+                    "description",
+                    {
+                        let default: ::std::option::Option<::std::string::String> = ::core::default::Default::default();
+                        self.description != default
+                    },
+                )
+        {
+            sink.key("description");
+            ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.metadata",
+                    sink,
+                    "metadata",
+                    {
+                        let default: ::std::option::Option<
+                            ::agentspec_types::JsonObject,
+                        > = ::std::option::Option::Some(
+                            ::core::default::Default::default(),
+                        );
+                        self.metadata != default
+                    },
+                )
+        {
+            sink.key("metadata");
+            ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        }
+        if cx.writes(::agentspec_types::Version::new(26u16, 1u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                    "ToolBoxFields.requires_confirmation",
+                    sink,
+                    "requires_confirmation",
+                    {
+                        let default: bool = false;
+                        self.requires_confirmation != default
+                    },
+                )
+        {
+            sink.key("requires_confirmation");
+            ::agentspec_types::codec::Encode::encode(
+                &self.requires_confirmation,
+                sink,
+                cx,
+            );
+        }
+        sink.key("client_transport");
+        ::agentspec_types::codec::Encode::encode(&self.client_transport, sink, cx);
+        if cx.writes(::agentspec_types::Version::new(25u16, 4u16, 2u16))
+            || cx
+                .forced(
+                    ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                    "ToolBoxFields.tool_filter",
+                    sink,
+                    "tool_filter",
+                    {
+                        let default: ::std::option::Option<
+                            ::std::vec::Vec<MCPToolBoxToolFilter>,
+                        > = ::core::default::Default::default();
+                        self.tool_filter != default
+                    },
+                )
+        {
+            sink.key("tool_filter");
+            ::agentspec_types::codec::Encode::encode(&self.tool_filter, sink, cx);
+        }
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 /// Any concrete component: the root of a document, or an entry of `$referenced\_components`.
@@ -33650,5 +41475,174 @@ impl ::agentspec_types::codec::ComponentSet for Component {
     }
     fn plugin(component: ::agentspec_types::plugin::Plugin) -> Self {
         Component::Plugin(component)
+    }
+}
+/// The fields every `Component` has, for a plugin component that extends it (`\#\[component(base)\]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentFields {
+    pub id: ::std::string::String,
+    pub name: ::std::string::String,
+    pub description: ::std::option::Option<::std::string::String>,
+    pub metadata: ::std::option::Option<::agentspec_types::JsonObject>,
+    pub referenced_components: ::agentspec_types::IndexMap<
+        ::std::string::String,
+        Component,
+    >,
+}
+impl ::agentspec_types::codec::Decode for ComponentFields {
+    fn decode(
+        node: ::agentspec_types::tree::Node,
+        cx: &mut ::agentspec_types::codec::Decoder,
+        path: &::agentspec_types::codec::Path<'_>,
+    ) -> ::std::option::Option<Self> {
+        let (entries, offset) = cx.object(node, path, "ComponentFields")?;
+        let mut slot_id: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_name: ::agentspec_types::codec::Slot<::std::string::String> = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_description: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::std::string::String>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::codec::Slot<
+            ::std::option::Option<::agentspec_types::JsonObject>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::codec::Slot<
+            ::agentspec_types::IndexMap<::std::string::String, Component>,
+        > = ::agentspec_types::codec::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
+                "description" => {
+                    cx.field(
+                        &mut slot_description,
+                        entry.value,
+                        &path.key("description"),
+                    )
+                }
+                "metadata" => {
+                    cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                _ => {
+                    cx.unknown_field(
+                        &entry,
+                        "ComponentFields",
+                        &[
+                            "id",
+                            "name",
+                            "description",
+                            "metadata",
+                            "$referenced_components",
+                        ],
+                        path,
+                    )
+                }
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::codec::fresh_id());
+        let name = cx.required(slot_name, "name", "ComponentFields", offset, path);
+        let description = slot_description
+            .or_else(|| ::core::default::Default::default());
+        let metadata = slot_metadata
+            .or_else(|| ::std::option::Option::Some(
+                ::core::default::Default::default(),
+            ));
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        ::std::option::Option::Some(ComponentFields {
+            id: id?,
+            name: name?,
+            description: description?,
+            metadata: metadata?,
+            referenced_components: referenced_components?,
+        })
+    }
+}
+impl ::agentspec_types::codec::Encode for ComponentFields {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.begin_object();
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+        sink.end_object();
+    }
+}
+impl ::agentspec_types::walk::Walk<Component> for ComponentFields {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::walk::Visit<'a, Component>),
+    ) {
+        let _ = &f;
+        if !self.referenced_components.is_empty() {
+            f(::agentspec_types::walk::Visit::Referenced(&self.referenced_components));
+        }
+        ::agentspec_types::walk::Walk::<Component>::walk(&self.referenced_components, f);
+    }
+}
+impl ::agentspec_types::plugin::FamilyFields for ComponentFields {
+    type Family = Component;
+    const KEYS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "$referenced_components",
+    ];
+    fn encode_fields(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        sink.key("id");
+        ::agentspec_types::codec::Encode::encode(&self.id, sink, cx);
+        sink.key("name");
+        ::agentspec_types::codec::Encode::encode(&self.name, sink, cx);
+        sink.key("description");
+        ::agentspec_types::codec::Encode::encode(&self.description, sink, cx);
+        sink.key("metadata");
+        ::agentspec_types::codec::Encode::encode(&self.metadata, sink, cx);
+    }
+    fn encode_referenced(
+        &self,
+        sink: &mut dyn ::agentspec_types::Sink,
+        cx: &::agentspec_types::codec::Encoder,
+    ) {
+        let _ = (&sink, cx);
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            ::agentspec_types::codec::Encode::encode(
+                &self.referenced_components,
+                sink,
+                cx,
+            );
+        }
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }

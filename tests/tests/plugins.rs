@@ -99,3 +99,96 @@ fn keep_unknown_still_rejects_a_built_in_type_in_the_wrong_place() {
     let codes: Vec<&str> = err.errors().map(|d| d.code).collect();
     assert_eq!(codes, ["wrong-component-family"]);
 }
+
+/// The plugin types of the conformance corpus, declared in Rust.
+mod corpus_plugins {
+    use agentspec_types::{AnyLlmConfig, ComponentFields, NodeFields, RefOr};
+
+    /// Extracts the first match of a regular expression.
+    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+    #[component(
+        extends = agentspec_types::Node,
+        plugin_name = "PydanticComponentPlugin",
+        plugin_version = "26.3.1"
+    )]
+    pub struct PluginRegexNode {
+        #[component(base)]
+        pub base: NodeFields,
+        /// Regex applied to the input text.
+        pub regex_pattern: String,
+    }
+
+    /// A weather service: a component that extends no family.
+    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+    #[component(plugin_name = "PydanticComponentPlugin", plugin_version = "26.3.1")]
+    pub struct PluginWeatherService {
+        #[component(base)]
+        pub base: ComponentFields,
+        pub endpoint: String,
+        pub units: Option<String>,
+        pub llm_config: RefOr<AnyLlmConfig>,
+    }
+}
+
+use agentspec_types::plugin::PluginRegistry;
+use corpus_plugins::{PluginRegexNode, PluginWeatherService};
+
+fn registry() -> PluginRegistry {
+    PluginRegistry::new()
+        .with::<PluginRegexNode>()
+        .and_then(|r| r.with::<PluginWeatherService>())
+        .unwrap()
+}
+
+fn load_typed(name: &str) -> Result<Document, agentspec_types::LoadError> {
+    let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
+    let format = if name.ends_with(".json") {
+        Format::Json
+    } else {
+        Format::Yaml
+    };
+    let plugins = registry();
+    Document::from_str_with(&text, format, &LoadOptions::new().plugins(&plugins))
+}
+
+#[test]
+fn declared_plugin_types_load_and_write_back_exactly() {
+    for name in PLUGIN_DOCS {
+        let doc = load_typed(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
+        if name.ends_with(".json") {
+            assert_eq!(doc.to_json_pretty(), text, "{name}: byte for byte");
+        } else {
+            let original: Value = agentspec_types::yaml::parse_yaml(&text)
+                .map(agentspec_types::value::node_to_value)
+                .unwrap();
+            same_layout(&original, &doc.to_value(), "", true)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn typed_access_to_plugin_components() {
+    let doc = load_typed("plugin_flow_regex_node.json").unwrap();
+    let Component::Flow(flow) = doc.root() else {
+        panic!("a flow")
+    };
+    let Component::Plugin(plugin) = &flow.referenced_components["pl_regex"] else {
+        panic!("a plugin component")
+    };
+    let regex = plugin.downcast_ref::<PluginRegexNode>().expect("typed");
+    assert_eq!(regex.regex_pattern, "<result>(.*)</result>");
+    assert_eq!(regex.base.branches, ["next"]);
+
+    let doc = load_typed("plugin_custom_component_root.json").unwrap();
+    let Component::Plugin(plugin) = doc.root() else {
+        panic!("a plugin root")
+    };
+    let weather = plugin.downcast_ref::<PluginWeatherService>().unwrap();
+    assert_eq!(weather.units.as_deref(), Some("metric"));
+    assert!(matches!(
+        &weather.llm_config,
+        agentspec_types::RefOr::Inline(agentspec_types::AnyLlmConfig::VllmConfig(c)) if c.url == "http://vllm.internal:8000"
+    ));
+}

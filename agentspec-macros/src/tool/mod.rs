@@ -7,7 +7,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::{Ident, ItemFn, LitStr, Path};
 
 use crate::docs::{self, Text};
-use parse::{Arg, Errors, Pass, Returns, ToolAttr};
+pub(crate) use parse::Errors;
+use parse::{Arg, Pass, Returns, ToolAttr};
 
 /// The attribute's expansion: the function, unchanged but for our attributes and the
 /// argument doc comments, and its tool type; or the errors beside the function, so that
