@@ -71,7 +71,7 @@ pub(crate) fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, reg
             Some(&target) => {
                 used[target] = true;
                 let ty = cx.entries[target].component_type.as_str();
-                if !ty.is_empty() && !reference.members.contains(&ty) {
+                if !ty.is_empty() && !cx.entry_admitted(target, reference.members) {
                     found.push(Found::WrongFamily(r, target));
                 }
                 if let Some(owner) = reference.owner {

@@ -174,6 +174,8 @@ pub(crate) struct MapEntry {
     pub pointer: Option<String>,
     /// The `component_type` of its body (`""` when the body failed to decode).
     pub component_type: String,
+    /// Whether the body is a plugin component.
+    pub plugin: bool,
 }
 
 /// A component body seen while decoding.
@@ -239,6 +241,20 @@ pub trait Tagged {
 }
 
 impl Decoder {
+    /// Whether the `$referenced_components` entry `index` may stand where one of `members`
+    /// is expected: a built-in by its type, a registered plugin by the family it extends, a
+    /// plugin kept as read anywhere.
+    pub(crate) fn entry_admitted(&self, index: usize, members: &[&str]) -> bool {
+        let entry = &self.entries[index];
+        if !entry.plugin {
+            return members.contains(&entry.component_type.as_str());
+        }
+        match self.plugins.types.get(entry.component_type.as_str()) {
+            Some(registered) => (registered.extends)().iter().all(|m| members.contains(m)),
+            None => true,
+        }
+    }
+
     /// A decoder that knows the `component_type`s and versions of its type set.
     pub fn new(all_types: &'static [&'static str], versions: &'static [Version]) -> Self {
         Decoder {
@@ -453,16 +469,15 @@ impl Decoder {
                 key_offset: entry.key_offset,
                 pointer,
                 component_type: String::new(),
+                plugin: false,
             });
             self.owners.push(index);
             let body = C::decode(entry.value, self, &entry_path);
             self.owners.pop();
             match body {
                 Some(component) => {
-                    // a plugin may stand in any family that admits it: no family check by type name
-                    if !component.is_plugin() {
-                        self.entries[index].component_type = component.component_type().to_owned();
-                    }
+                    self.entries[index].component_type = component.component_type().to_owned();
+                    self.entries[index].plugin = component.is_plugin();
                     map.insert(entry.key, component);
                 }
                 None => ok = false,

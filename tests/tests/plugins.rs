@@ -192,3 +192,124 @@ fn typed_access_to_plugin_components() {
         agentspec_types::RefOr::Inline(agentspec_types::AnyLlmConfig::VllmConfig(c)) if c.url == "http://vllm.internal:8000"
     ));
 }
+
+/// Echoes its input: a plugin tool.
+#[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+#[component(extends = agentspec_types::Tool)]
+pub struct PluginEchoTool {
+    #[component(base)]
+    pub base: agentspec_types::ToolFields,
+    /// Times to repeat.
+    #[component(default)]
+    pub times: i64,
+}
+
+fn agent_with(tools: Value, referenced: Option<Value>) -> String {
+    let text = std::fs::read_to_string(fixture("generated/agent_simple_server_tool.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["tools"] = tools;
+    if let Some(r) = referenced {
+        let map = value.as_object_mut().unwrap();
+        let version = map.remove("agentspec_version").unwrap();
+        map.insert("$referenced_components".into(), r);
+        map.insert("agentspec_version".into(), version);
+    }
+    serde_json::to_string_pretty(&value).unwrap() + "\n"
+}
+
+fn echo(id: &str) -> Value {
+    serde_json::json!({
+        "component_type": "PluginEchoTool", "id": id, "name": "echo", "description": null,
+        "metadata": {}, "inputs": [], "outputs": [], "times": 2,
+        "component_plugin_name": "agentspec-tests", "component_plugin_version": "0.1.0"
+    })
+}
+
+fn with_echo(text: &str) -> Result<Document, agentspec_types::LoadError> {
+    let plugins = PluginRegistry::new().with::<PluginEchoTool>().unwrap();
+    Document::from_str_with(text, Format::Json, &LoadOptions::new().plugins(&plugins))
+}
+
+#[test]
+fn plugin_tools_load_inline_and_by_reference_inside_built_in_fields() {
+    let inline = agent_with(serde_json::json!([echo("e1")]), None);
+    let doc = with_echo(&inline).unwrap();
+    assert_eq!(
+        doc.to_json_pretty(),
+        inline,
+        "written back exactly, plugin keys from the crate"
+    );
+    let Component::Agent(agent) = doc.root() else {
+        panic!("an agent")
+    };
+    let agentspec_types::RefOr::Inline(agentspec_types::Tool::Plugin(tool)) = &agent.tools[0]
+    else {
+        panic!("an inline plugin tool")
+    };
+    assert_eq!(tool.downcast_ref::<PluginEchoTool>().unwrap().times, 2);
+
+    let referenced = agent_with(
+        serde_json::json!([{"$component_ref": "e2"}]),
+        Some(serde_json::json!({"e2": echo("e2")})),
+    );
+    let doc = with_echo(&referenced).unwrap();
+    assert_eq!(doc.to_json_pretty(), referenced);
+}
+
+#[test]
+fn plugin_errors_name_the_rule() {
+    let codes = |r: Result<Document, agentspec_types::LoadError>| -> Vec<(String, String)> {
+        r.unwrap_err()
+            .errors()
+            .map(|d| (d.code.to_owned(), d.message.clone()))
+            .collect()
+    };
+    // a plugin tool where a node is expected
+    let text = std::fs::read_to_string(fixture("generated/plugin_flow_regex_node.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["$referenced_components"]["pl_regex"] = echo("pl_regex");
+    let found = codes(with_echo(&serde_json::to_string(&value).unwrap()));
+    // one error per reference to it (start_node, nodes, 3 edge ends)
+    assert_eq!(found.len(), 5, "{found:?}");
+    for (code, message) in &found {
+        assert_eq!(code, "wrong-component-family");
+        assert!(
+            message.starts_with(
+                "`pl_regex` is a `PluginEchoTool`, which cannot stand where a Node is expected"
+            ),
+            "{message}"
+        );
+    }
+
+    // unknown and missing fields of a plugin
+    let mut bad = echo("e1");
+    bad.as_object_mut().unwrap().remove("name");
+    bad["colour"] = "red".into();
+    let found = codes(with_echo(&agent_with(serde_json::json!([bad]), None)));
+    let found: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(found, ["missing-field", "unknown-field"]);
+
+    // a type nobody registers: the message lists the registered plugins
+    let mut other = echo("e1");
+    other["component_type"] = "PluginOther".into();
+    let found = codes(with_echo(&agent_with(serde_json::json!([other]), None)));
+    assert_eq!(found[0].0, "plugin-not-registered");
+    assert!(
+        found[0].1.ends_with("registered plugins: PluginEchoTool"),
+        "{}",
+        found[0].1
+    );
+}
+
+#[test]
+fn a_component_type_is_registered_once() {
+    let err = PluginRegistry::new()
+        .with::<PluginEchoTool>()
+        .unwrap()
+        .with::<PluginEchoTool>()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "two plugin types are registered for the component type `PluginEchoTool`"
+    );
+}
