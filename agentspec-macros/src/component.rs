@@ -2,7 +2,7 @@
 //! `#[component(base)]` field of the fields of the family it extends.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, LitStr, Path, Type};
 
@@ -241,7 +241,7 @@ fn generate(
         let message = format!(
             "the field `{key}` of `{name_str}` collides with a field of its base: a plugin may only add fields"
         );
-        quote! {
+        quote_spanned! {o.ident.span()=>
             const _: () = ::core::assert!(!#krate::plugin::has_key(<#base_ty as #fields_trait>::KEYS, #key), #message);
         }
     });
@@ -251,7 +251,9 @@ fn generate(
     });
     let arms = own.iter().map(|o| {
         let (slot, key) = (format_ident!("slot_{}", o.ident), &o.key);
-        quote!(#key => cx.field(&mut #slot, entry.value, &path.key(#key)),)
+        let field =
+            quote_spanned!(o.ty.span()=> cx.field(&mut #slot, entry.value, &path.key(#key)));
+        quote!(#key => #field,)
     });
     let finish = own.iter().map(|o| {
         let (slot, ident, key) = (format_ident!("slot_{}", o.ident), &o.ident, &o.key);
@@ -264,9 +266,11 @@ fn generate(
     let idents: Vec<&Ident> = own.iter().map(|o| &o.ident).collect();
     let encode = own.iter().map(|o| {
         let (ident, key) = (&o.ident, &o.key);
+        let encode =
+            quote_spanned!(o.ty.span()=> #krate::codec::Encode::encode(&self.#ident, sink, cx));
         quote! {
             sink.key(#key);
-            #krate::codec::Encode::encode(&self.#ident, sink, cx);
+            #encode;
         }
     });
     quote! {

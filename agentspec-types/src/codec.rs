@@ -93,6 +93,10 @@ impl<T> Slot<T> {
 }
 
 /// Reads a value of the source tree.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from an Agent Spec document",
+    note = "the fields of components (and of plugin components) are `String`, `bool`, `i64`, `f64`, `Option`, `Vec`, `IndexMap<String, _>`, `JsonObject`, `serde_json::Value`, `RefOr<_>` and the generated types"
+)]
 pub trait Decode: Sized {
     /// Decodes `node`, reporting problems into `cx`; `None` when the value is unusable
     /// (at least one error was reported).
@@ -100,6 +104,10 @@ pub trait Decode: Sized {
 }
 
 /// Writes a value into a [`Sink`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written into an Agent Spec document",
+    note = "the fields of components (and of plugin components) are `String`, `bool`, `i64`, `f64`, `Option`, `Vec`, `IndexMap<String, _>`, `JsonObject`, `serde_json::Value`, `RefOr<_>` and the generated types"
+)]
 pub trait Encode {
     /// Streams `self` into `sink`.
     fn encode(&self, sink: &mut dyn Sink, cx: &Encoder);

@@ -143,6 +143,11 @@ impl PluginComponent for RawComponent {
 
 /// The fields every member of a family has (`NodeFields`, `ToolFields`, …,
 /// `ComponentFields`): the base of a plugin component that extends the family.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the fields of a family of components",
+    label = "not a `#[component(base)]` type",
+    note = "the base of a plugin is `NodeFields`, `ToolFields`, … (the family it extends), or `ComponentFields`"
+)]
 pub trait FamilyFields: crate::codec::Decode + Clone + std::fmt::Debug + PartialEq {
     /// The family enum (`Node`), whose positions the plugin may stand in.
     type Family: crate::codec::Tagged;

@@ -1,0 +1,7 @@
+#[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+enum PluginChoice {
+    A,
+    B,
+}
+
+fn main() {}
