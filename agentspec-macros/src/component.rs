@@ -352,6 +352,10 @@ fn generate(
             fn as_any(&self) -> &dyn ::core::any::Any {
                 self
             }
+            fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn #krate::ComponentInfo)) {
+                #krate::plugin::visit_field(&self.#base_ident, f);
+                #( #krate::plugin::visit_field(&self.#idents, f); )*
+            }
         }
     }
 }

@@ -104,6 +104,42 @@ pub struct Document<C> {
     version: Version,
     warnings: Vec<Diagnostic>,
     depth: usize,
+    /// How it was loaded, for the operations that load it again (layout, split, join).
+    reload: Reload,
+}
+
+/// The load settings a document keeps for loading itself again: plugins and unknown types.
+#[derive(Debug, Clone, Default)]
+struct Reload {
+    keep_unknown: bool,
+    plugins: Option<crate::plugin::PluginRegistry>,
+}
+
+/// How a document was loaded is not part of its value.
+impl PartialEq for Reload {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Reload {
+    /// Loads `value` with these settings.
+    fn load<C: ComponentSet + Send>(
+        &self,
+        value: &serde_json::Value,
+    ) -> Result<Document<C>, LoadError> {
+        let tree = value_to_node(value);
+        let depth = depth_of(&tree);
+        Document::decode(tree, depth, None, &self.registry())
+    }
+
+    fn registry(&self) -> Registry {
+        Registry {
+            keep_unknown: self.keep_unknown,
+            plugins: self.plugins.clone(),
+            ..Registry::default()
+        }
+    }
 }
 
 impl<C: ComponentSet + Send> Document<C> {
@@ -114,6 +150,7 @@ impl<C: ComponentSet + Send> Document<C> {
             version,
             warnings: Vec::new(),
             depth: 0,
+            reload: Reload::default(),
         }
     }
 
@@ -207,12 +244,16 @@ impl<C: ComponentSet + Send> Document<C> {
     /// through. Existing references and maps are expanded first; unused entries are kept at
     /// the root.
     pub fn from_value_normalized(value: &serde_json::Value) -> Result<Self, LoadError> {
+        Self::normalize_with(value, &Reload::default())
+    }
+
+    fn normalize_with(value: &serde_json::Value, reload: &Reload) -> Result<Self, LoadError> {
         let mut value = value.clone();
         layout::give_fresh_ids(&mut value);
         let (expanded, unused) =
             layout::expand(&value, &HashMap::new()).map_err(layout::layout_error)?;
         let laid_out = layout::layout(&expanded, unused).map_err(layout::layout_error)?;
-        Self::from_value(&laid_out)
+        reload.load(&laid_out)
     }
 
     /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
@@ -313,7 +354,8 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: Sync,
     {
-        Self::from_value_normalized(&self.to_value_with(&WriteOptions::new().include_secrets(true)))
+        let all = self.to_value_with(&WriteOptions::new().include_secrets(true));
+        Self::normalize_with(&all, &self.reload)
     }
 
     /// The main document and its components joined into one document (pyagentspec's layout).
@@ -335,7 +377,7 @@ impl<C: ComponentSet + Send> Document<C> {
         let (expanded, unused) =
             layout::expand(&self.to_value_with(&all), &supplied).map_err(layout::layout_error)?;
         let laid_out = layout::layout(&expanded, unused).map_err(layout::layout_error)?;
-        Self::from_value(&laid_out)
+        self.reload.load(&laid_out)
     }
 
     /// Disaggregates components: each `(id, key)` component is moved to a components file
@@ -370,12 +412,17 @@ impl<C: ComponentSet + Send> Document<C> {
                     serde_json::Value::String(self.version.to_string()),
                 );
             }
-            components.insert(key, Self::from_value(&body)?);
+            components.insert(key, self.reload.load(&body)?);
             keys.insert(id.to_owned(), key.to_owned());
         }
         let main = layout::replace_components(&expanded, &keys);
         let laid_out = layout::layout(&main, Vec::new()).map_err(layout::layout_error)?;
-        let main = Self::from_value_with(&laid_out, &LoadOptions::new().components(&components))?;
+        let mut registry = components.registry();
+        registry.keep_unknown = self.reload.keep_unknown;
+        registry.plugins = self.reload.plugins.clone();
+        let tree = value_to_node(&laid_out);
+        let depth = depth_of(&tree);
+        let main = Self::decode(tree, depth, None, &registry)?;
         Ok((main, components))
     }
 
@@ -816,6 +863,10 @@ pub(crate) fn decode_document<C: ComponentSet>(
                 version,
                 warnings: diagnostics,
                 depth: 0,
+                reload: Reload {
+                    keep_unknown: registry.keep_unknown,
+                    plugins: registry.plugins.clone(),
+                },
             })
         }
         _ => Err(LoadError { diagnostics }),

@@ -38,6 +38,10 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     fn eq_dyn(&self, other: &dyn PluginComponent) -> bool;
     /// Itself, to downcast.
     fn as_any(&self) -> &dyn Any;
+    /// Calls `f` for every component held in its fields, at any depth.
+    fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn crate::ComponentInfo)) {
+        let _ = f;
+    }
 }
 
 /// A plugin component, standing where its family may stand.
@@ -78,9 +82,47 @@ impl PartialEq for Plugin {
     }
 }
 
-/// Plugin components are leaves of a walk: what they hold is theirs.
+impl crate::ComponentInfo for Plugin {
+    fn component_type(&self) -> &str {
+        self.0.component_type()
+    }
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
+    }
+    fn since(&self) -> Version {
+        self.0.since()
+    }
+    fn is_plugin(&self) -> bool {
+        true
+    }
+}
+
+/// A walk visits the plugin component, then the components its fields hold (their
+/// `$referenced_components` maps are not visited as such).
 impl<C> Walk<C> for Plugin {
-    fn walk<'a>(&'a self, _f: &mut dyn FnMut(Visit<'a, C>)) {}
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        f(Visit::Component(self));
+        self.0.visit_components(&mut |c| f(Visit::Component(c)));
+    }
+}
+
+/// What [`PluginComponent::visit_components`] does for one field: every component the
+/// field holds (for `#[derive(Component)]`).
+pub fn visit_field<'a, T: Walk<crate::Component>>(
+    field: &'a T,
+    f: &mut dyn FnMut(&'a dyn crate::ComponentInfo),
+) {
+    field.walk(&mut |v| {
+        if let Visit::Component(c) = v {
+            f(c);
+        }
+    });
 }
 
 /// A component of a type nothing defines, kept as read: written back key for key.

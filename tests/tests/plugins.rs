@@ -313,3 +313,36 @@ fn a_component_type_is_registered_once() {
         "two plugin types are registered for the component type `PluginEchoTool`"
     );
 }
+
+#[test]
+fn walks_visit_plugin_components_and_what_they_hold() {
+    let doc = load_typed("plugin_custom_component_root.json").unwrap();
+    let seen: Vec<(String, String)> = doc
+        .components()
+        .iter()
+        .map(|c| (c.component_type().to_owned(), c.id().to_owned()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "PluginWeatherService".to_owned(),
+                "plugin_weather".to_owned()
+            ),
+            ("VllmConfig".to_owned(), "llm_vllm".to_owned())
+        ]
+    );
+    let flow = load_typed("plugin_flow_regex_node.json").unwrap();
+    assert!(
+        flow.components()
+            .iter()
+            .any(|c| c.id() == "pl_regex" && c.as_any().is::<PluginRegexNode>())
+    );
+    // laying the document out again (which loads it again, with its plugins) gives it back
+    // (`$referenced_components` entries in any order, as pyagentspec)
+    let original = flow.to_value();
+    same_layout(&original, &flow.normalized().unwrap().to_value(), "", true).unwrap();
+    let (main, parts) = flow.split(&[("pl_regex", None)]).unwrap();
+    assert_eq!(parts.ids().collect::<Vec<_>>(), ["pl_regex"]);
+    same_layout(&original, &main.join(&parts).unwrap().to_value(), "", true).unwrap();
+}
