@@ -264,6 +264,10 @@ fn generate(
         }
     });
     let idents: Vec<&Ident> = own.iter().map(|o| &o.ident).collect();
+    let visits = own.iter().map(|o| {
+        let ident = &o.ident;
+        quote_spanned!(o.ty.span()=> #krate::plugin::visit_field(&self.#ident, f);)
+    });
     let encode = own.iter().map(|o| {
         let (ident, key) = (&o.ident, &o.key);
         let encode =
@@ -354,7 +358,7 @@ fn generate(
             }
             fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn #krate::ComponentInfo)) {
                 #krate::plugin::visit_field(&self.#base_ident, f);
-                #( #krate::plugin::visit_field(&self.#idents, f); )*
+                #( #visits )*
             }
         }
     }

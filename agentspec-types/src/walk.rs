@@ -15,6 +15,10 @@ pub enum Visit<'a, C> {
 }
 
 /// Types that may hold components of the type set `C`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be walked for the components it holds",
+    note = "the fields of components (and of plugin components) are `String`, `bool`, `i64`, `f64`, `Option`, `Vec`, `IndexMap<String, _>`, `JsonObject`, `serde_json::Value`, `RefOr<_>` and the generated types"
+)]
 pub trait Walk<C> {
     /// Calls `f` for every component and `$referenced_components` map inside `self`.
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>));
