@@ -824,6 +824,7 @@ impl Emitter<'_> {
                 fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* #ename::Plugin(p) => p.get().as_any(), } }
                 fn since(&self) -> #rt::Version { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::since(&**c), )* #ename::Plugin(p) => p.get().since(), } }
                 fn is_plugin(&self) -> bool { ::std::matches!(self, #ename::Plugin(_)) }
+                fn as_plugin(&self) -> ::std::option::Option<&#rt::plugin::Plugin> { match self { #ename::Plugin(p) => ::std::option::Option::Some(p), _ => ::std::option::Option::None } }
             }
             impl ::std::convert::From<#rt::plugin::Plugin> for #ename {
                 fn from(component: #rt::plugin::Plugin) -> Self { #ename::Plugin(component) }

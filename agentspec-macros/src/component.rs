@@ -24,6 +24,7 @@ struct Settings {
     plugin_name: Option<LitStr>,
     plugin_version: Option<LitStr>,
     extends: Option<Path>,
+    io: Option<Path>,
     krate: Option<Path>,
 }
 
@@ -62,13 +63,14 @@ fn settings(input: &DeriveInput, errors: &mut Errors) -> Settings {
                     set(&mut out.plugin_version, meta.value()?.parse()?, &meta)
                 }
                 Some("extends") => set(&mut out.extends, meta.value()?.parse()?, &meta),
+                Some("io") => set(&mut out.io, meta.value()?.parse()?, &meta),
                 Some("crate") => {
                     let lit: LitStr = meta.value()?.parse()?;
                     set(&mut out.krate, lit.parse()?, &meta)
                 }
                 _ => Err(meta.error(
                     "unknown `component` setting; expected `extends`, `component_type`, \
-                     `plugin_name`, `plugin_version` or `crate`",
+                     `plugin_name`, `plugin_version`, `io` or `crate`",
                 )),
             }
         });
@@ -264,6 +266,13 @@ fn generate(
         }
     });
     let idents: Vec<&Ident> = own.iter().map(|o| &o.ident).collect();
+    let io = settings.io.as_ref().map(|path| {
+        quote! {
+            fn inferred_io(&self) -> #krate::plugin::InferredIo {
+                #path(self)
+            }
+        }
+    });
     let visits = own.iter().map(|o| {
         let ident = &o.ident;
         quote_spanned!(o.ty.span()=> #krate::plugin::visit_field(&self.#ident, f);)
@@ -356,6 +365,7 @@ fn generate(
             fn as_any(&self) -> &dyn ::core::any::Any {
                 self
             }
+            #io
             fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn #krate::ComponentInfo)) {
                 #krate::plugin::visit_field(&self.#base_ident, f);
                 #( #visits )*

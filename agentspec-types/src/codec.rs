@@ -130,6 +130,10 @@ pub trait ComponentInfo: Sync {
     fn is_plugin(&self) -> bool {
         false
     }
+    /// The plugin component, when it is one.
+    fn as_plugin(&self) -> Option<&crate::plugin::Plugin> {
+        None
+    }
 }
 
 /// The set of every concrete component type of one generated type set: the document root.

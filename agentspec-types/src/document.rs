@@ -297,7 +297,12 @@ impl<C: ComponentSet + Send> Document<C> {
             .iter()
             .map(|c| (c.component_type(), c.since()))
             .collect();
-        crate::validate::validate(&value, self.version, &since)
+        let plugins: HashMap<&str, crate::plugin::InferredIo> = components
+            .iter()
+            .filter_map(|c| c.as_plugin())
+            .map(|p| (p.get().id(), p.get().inferred_io()))
+            .collect();
+        crate::validate::validate(&value, self.version, &since, &plugins)
     }
 
     /// The graph of the root flow (`None` when the root is not a Flow), nested flows included.

@@ -42,6 +42,23 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn crate::ComponentInfo)) {
         let _ = f;
     }
+    /// The inputs, outputs and branches its other fields imply, which validation checks
+    /// the written ones against (`#[component(io = path)]`); nothing by default.
+    fn inferred_io(&self) -> InferredIo {
+        InferredIo::default()
+    }
+}
+
+/// What a plugin component's fields imply about its inputs, outputs and branches (titles
+/// and branch names); `None` checks nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InferredIo {
+    /// The titles of its inputs.
+    pub inputs: Option<Vec<String>>,
+    /// The titles of its outputs.
+    pub outputs: Option<Vec<String>>,
+    /// Its branches (nodes).
+    pub branches: Option<Vec<String>>,
 }
 
 /// A plugin component, standing where its family may stand.
@@ -100,6 +117,9 @@ impl crate::ComponentInfo for Plugin {
     }
     fn is_plugin(&self) -> bool {
         true
+    }
+    fn as_plugin(&self) -> Option<&Plugin> {
+        Some(self)
     }
 }
 

@@ -26802,6 +26802,12 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AgenticComponent::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AgenticComponent::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AgenticComponent {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -27320,6 +27326,12 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AnyLlmConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AnyLlmConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AnyLlmConfig {
@@ -27897,6 +27909,12 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AnyOpenAiCompatibleConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AnyOpenAiCompatibleConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin>
@@ -28744,6 +28762,12 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AnySSETransport::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AnySSETransport::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AnySSETransport {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -29348,6 +29372,12 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AnyStreamableHTTPTransport::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AnyStreamableHTTPTransport::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin>
@@ -29980,6 +30010,14 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AnyTlsOracleDatabaseConnectionConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => {
+                ::std::option::Option::Some(p)
+            }
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin>
@@ -30621,6 +30659,12 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, AuthConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            AuthConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for AuthConfig {
@@ -31582,6 +31626,12 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, ClientTransport::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            ClientTransport::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ClientTransport {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -32525,6 +32575,12 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, ComponentWithIO::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            ComponentWithIO::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ComponentWithIO {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -33131,6 +33187,12 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, Datastore::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            Datastore::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Datastore {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -33656,6 +33718,12 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, GeminiAuthConfig::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            GeminiAuthConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for GeminiAuthConfig {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -34143,6 +34211,12 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, MessageTransform::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            MessageTransform::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for MessageTransform {
@@ -35141,6 +35215,12 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, Node::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            Node::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Node {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -35689,6 +35769,12 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, OciClientConfig::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            OciClientConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for OciClientConfig {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -36100,6 +36186,12 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, OracleDatabaseConnectionConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            OracleDatabaseConnectionConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin>
@@ -36754,6 +36846,12 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, PostgresDatabaseConnectionConfig::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            PostgresDatabaseConnectionConfig::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin>
@@ -37610,6 +37708,12 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, RemoteAgent::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            RemoteAgent::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for RemoteAgent {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -38028,6 +38132,12 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, RemoteTransport::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            RemoteTransport::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for RemoteTransport {
@@ -38663,6 +38773,12 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, Tool::Plugin(_))
     }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            Tool::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Tool {
     fn from(component: ::agentspec_types::plugin::Plugin) -> Self {
@@ -39086,6 +39202,12 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, ToolBox::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            ToolBox::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for ToolBox {
@@ -40912,6 +41034,12 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
     }
     fn is_plugin(&self) -> bool {
         ::std::matches!(self, Component::Plugin(_))
+    }
+    fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
+        match self {
+            Component::Plugin(p) => ::std::option::Option::Some(p),
+            _ => ::std::option::Option::None,
+        }
     }
 }
 impl ::std::convert::From<::agentspec_types::plugin::Plugin> for Component {

@@ -109,13 +109,23 @@ mod corpus_plugins {
     #[component(
         extends = agentspec_types::Node,
         plugin_name = "PydanticComponentPlugin",
-        plugin_version = "26.3.1"
+        plugin_version = "26.3.1",
+        io = regex_io
     )]
     pub struct PluginRegexNode {
         #[component(base)]
         pub base: NodeFields,
         /// Regex applied to the input text.
         pub regex_pattern: String,
+    }
+
+    /// A regex node reads `text` and writes `output`, then goes on along `next`.
+    fn regex_io(_node: &PluginRegexNode) -> agentspec_types::plugin::InferredIo {
+        agentspec_types::plugin::InferredIo {
+            inputs: Some(vec!["text".into()]),
+            outputs: Some(vec!["output".into()]),
+            branches: Some(vec!["next".into()]),
+        }
     }
 
     /// A weather service: a component that extends no family.
@@ -345,4 +355,44 @@ fn walks_visit_plugin_components_and_what_they_hold() {
     let (main, parts) = flow.split(&[("pl_regex", None)]).unwrap();
     assert_eq!(parts.ids().collect::<Vec<_>>(), ["pl_regex"]);
     same_layout(&original, &main.join(&parts).unwrap().to_value(), "", true).unwrap();
+}
+
+#[test]
+fn plugins_are_validated_against_the_io_their_hook_infers() {
+    let doc = load_typed("plugin_flow_regex_node.json").unwrap();
+    let errors: Vec<String> = doc
+        .validate()
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code.to_owned())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+
+    let text = std::fs::read_to_string(fixture("generated/plugin_flow_regex_node.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    value["$referenced_components"]["pl_regex"]["inputs"][0]["title"] = "input".into();
+    value["$referenced_components"]["pl_regex"]["branches"] = serde_json::json!(["next", "other"]);
+    let plugins = registry();
+    let doc = Document::from_value_with(&value, &LoadOptions::new().plugins(&plugins)).unwrap();
+    let found: Vec<(String, String, String)> = doc
+        .validate()
+        .into_iter()
+        .filter(|d| d.is_error() && d.pointer.starts_with("/$referenced_components/pl_regex"))
+        .map(|d| (d.code.to_owned(), d.pointer.clone(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "inputs-mismatch".to_owned(),
+                "/$referenced_components/pl_regex/inputs".to_owned(),
+                "PluginRegexNode `regex` (pl_regex): the inputs of a PluginRegexNode are {\"text\"}, found {\"input\"}".to_owned()
+            ),
+            (
+                "branches-mismatch".to_owned(),
+                "/$referenced_components/pl_regex/branches".to_owned(),
+                "PluginRegexNode `regex` (pl_regex): PluginRegexNode has the branches [\"next\"], not [\"next\", \"other\"]".to_owned()
+            )
+        ]
+    );
 }

@@ -189,6 +189,7 @@ pub(crate) fn validate(
     document: &Value,
     version: Version,
     since: &HashMap<&str, Version>,
+    plugins: &HashMap<&str, crate::plugin::InferredIo>,
 ) -> Vec<Diagnostic> {
     let index = Index::build(document);
     let mut report = Report {
@@ -212,10 +213,15 @@ pub(crate) fn validate(
         }
         match ty {
             "Flow" => flow(&mut report, &index, body, pointer),
-            _ => {
-                node(&mut report, body, pointer);
-                inferred_io(&mut report, &index, body, pointer);
-            }
+            _ => match plugins.get(str_of(body, "id")) {
+                Some(io) if body.contains_key("component_plugin_name") => {
+                    nodes::plugin_io(&mut report, body, pointer, io);
+                }
+                _ => {
+                    node(&mut report, body, pointer);
+                    inferred_io(&mut report, &index, body, pointer);
+                }
+            },
         }
         values(&mut report, body, pointer);
         retry_policies(&mut report, body, pointer);

@@ -225,26 +225,12 @@ pub(super) fn inferred_io(
         }
         _ => (None, None),
     };
-    for (key, expected) in [("inputs", inputs), ("outputs", outputs)] {
-        let Some(expected) = expected else { continue };
-        if !body.get(key).is_some_and(Value::is_array) {
-            continue;
-        }
-        let written: BTreeSet<String> = titles(body, key).into_iter().collect();
-        if written != expected {
-            let code = if key == "inputs" {
-                "inputs-mismatch"
-            } else {
-                "outputs-mismatch"
-            };
-            report.error(
-                code,
-                body,
-                token(pointer, key),
-                format!("the {key} of a {ty} are {expected:?}, found {written:?}"),
-            );
-        }
-    }
+    compare_io(
+        report,
+        body,
+        pointer,
+        [("inputs", inputs), ("outputs", outputs)],
+    );
     // A declared input may be more specific than the one it stands for: it must convert to it.
     let target = match ty {
         "ToolNode" => body.get("tool"),
@@ -533,6 +519,66 @@ pub(super) fn retry_policies(report: &mut Report, body: &Map<String, Value>, poi
                 format!(
                     "`max_retry_delay` ({max}) cannot be below `initial_retry_delay` ({initial})"
                 ),
+            );
+        }
+    }
+}
+
+/// Reports declared inputs or outputs whose titles are not the `expected` ones.
+fn compare_io(
+    report: &mut Report,
+    body: &Map<String, Value>,
+    pointer: &str,
+    lists: [(&str, Option<BTreeSet<String>>); 2],
+) {
+    let ty = str_of(body, "component_type");
+    for (key, expected) in lists {
+        let Some(expected) = expected else { continue };
+        if !body.get(key).is_some_and(Value::is_array) {
+            continue;
+        }
+        let written: BTreeSet<String> = titles(body, key).into_iter().collect();
+        if written != expected {
+            let code = if key == "inputs" {
+                "inputs-mismatch"
+            } else {
+                "outputs-mismatch"
+            };
+            report.error(
+                code,
+                body,
+                token(pointer, key),
+                format!("the {key} of a {ty} are {expected:?}, found {written:?}"),
+            );
+        }
+    }
+}
+
+/// A plugin component's rules: the inputs, outputs and branches its hook infers.
+pub(super) fn plugin_io(
+    report: &mut Report,
+    body: &Map<String, Value>,
+    pointer: &str,
+    io: &crate::plugin::InferredIo,
+) {
+    let set = |v: &Option<Vec<String>>| v.as_ref().map(|v| v.iter().cloned().collect());
+    compare_io(
+        report,
+        body,
+        pointer,
+        [("inputs", set(&io.inputs)), ("outputs", set(&io.outputs))],
+    );
+    if let Some(expected) = &io.branches {
+        let (mut written, mut expected) = (branches(body), expected.clone());
+        written.sort();
+        expected.sort();
+        if body.get("branches").is_some_and(Value::is_array) && written != expected {
+            let ty = str_of(body, "component_type");
+            report.error(
+                "branches-mismatch",
+                body,
+                token(pointer, "branches"),
+                format!("{ty} has the branches {expected:?}, not {written:?}"),
             );
         }
     }
