@@ -11,6 +11,8 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::model::{Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Version};
 
+mod plugins;
+
 pub(crate) struct Emitter<'a> {
     pub model: &'a Model,
     /// Path of the runtime crate (`::agentspec_types`, or `crate` inside it).
@@ -147,94 +149,8 @@ impl Emitter<'_> {
         out.extend(self.component_set());
         let all: Vec<String> = self.model.components.keys().cloned().collect();
         out.extend(self.family_fields("Component", &all)?);
+        out.extend(self.field_schemas());
         Ok(out)
-    }
-
-    /// `<Family>Fields`: the fields every member of a family has (same key and Rust type),
-    /// for plugin components that extend the family.
-    fn family_fields(&self, family: &str, members: &[String]) -> Result<TokenStream, Error> {
-        let rt = &self.rt;
-        let components: Vec<&Component> = members
-            .iter()
-            .filter_map(|m| self.model.components.get(m))
-            .collect();
-        let Some(first) = components.first() else {
-            return Ok(TokenStream::new());
-        };
-        let fields: Vec<Field> = first
-            .fields
-            .iter()
-            .filter(|f| f.constant.is_none())
-            .filter(|f| {
-                components.iter().all(|c| {
-                    // what a missing key means may differ by member: the first's is kept
-                    c.fields.iter().any(|g| {
-                        g.json_name == f.json_name
-                            && self.ty(&g.ty).to_string() == self.ty(&f.ty).to_string()
-                    })
-                })
-            })
-            .cloned()
-            .map(|mut f| {
-                // a base field exists from the first version any member has it
-                let same = |g: &&Field| g.json_name == f.json_name;
-                f.since = components
-                    .iter()
-                    .filter_map(|c| c.fields.iter().find(same).map(|g| g.since))
-                    .min()
-                    .unwrap_or(f.since);
-                f
-            })
-            .collect();
-        let name = format!("{family}Fields");
-        let doc_text = format!(
-            "The fields every `{family}` has, for a plugin component that extends it \
-             (`#[component(base)]`)."
-        );
-        let strukt = Struct {
-            name: name.clone(),
-            doc: Some(doc_text),
-            fields: fields.clone(),
-            open: false,
-        };
-        let body = self.value_struct(&strukt)?;
-        let known = self.fields(&name, &fields)?.known;
-        // `$referenced_components` is written last, after a plugin's own fields
-        let (referenced, regular): (Vec<Field>, Vec<Field>) = fields
-            .iter()
-            .cloned()
-            .partition(|f| f.json_name == "$referenced_components");
-        let encode = self.fields(&name, &regular)?.encode;
-        let encode_referenced = self.fields(&name, &referenced)?.encode;
-        let (ident_name, family_ident) = (ident(&name), ident(family));
-        let text_field = |key: &str| {
-            if fields
-                .iter()
-                .any(|f| f.json_name == key && f.ty == Ty::String)
-            {
-                let field = ident(key);
-                quote!(&self.#field)
-            } else {
-                quote!("")
-            }
-        };
-        let (id, display_name) = (text_field("id"), text_field("name"));
-        Ok(quote! {
-            #body
-            impl #rt::plugin::FamilyFields for #ident_name {
-                type Family = #family_ident;
-                const KEYS: &'static [&'static str] = &[ #( #known ),* ];
-                fn encode_fields(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
-                    #( #encode )*
-                }
-                fn encode_referenced(&self, sink: &mut dyn #rt::Sink, cx: &#rt::codec::Encoder) {
-                    let _ = (&sink, cx);
-                    #( #encode_referenced )*
-                }
-                fn id(&self) -> &str { #id }
-                fn name(&self) -> &str { #display_name }
-            }
-        })
     }
 
     fn ty(&self, ty: &Ty) -> TokenStream {

@@ -33,6 +33,8 @@ struct Own {
     ident: Ident,
     ty: Type,
     key: String,
+    /// Its doc comment, the description in its schema.
+    doc: Option<String>,
     /// Absent reads as `Default::default()` (`Option` fields and `#[component(default)]`).
     default: bool,
 }
@@ -154,6 +156,7 @@ fn fields(input: &DeriveInput, errors: &mut Errors) -> (Option<(Ident, Type)>, V
             ident,
             ty: field.ty.clone(),
             key,
+            doc: literal_doc(&field.attrs),
             default,
         });
     }
@@ -166,6 +169,14 @@ fn fields(input: &DeriveInput, errors: &mut Errors) -> (Option<(Ident, Type)>, V
         );
     }
     (base, own)
+}
+
+/// A doc comment's text (`None` when absent or built by a macro).
+fn literal_doc(attrs: &[syn::Attribute]) -> Option<String> {
+    match crate::docs::take(&mut attrs.to_vec()).summary {
+        Some(crate::docs::Text::Literal(text)) => Some(text),
+        _ => None,
+    }
 }
 
 fn is_option(ty: &Type) -> bool {
@@ -286,6 +297,18 @@ fn generate(
             #encode;
         }
     });
+    let type_doc =
+        literal_doc(&input.attrs).map(|d| quote!(schema.insert("description".into(), #d.into());));
+    let own_schemas = own.iter().map(|o| {
+        let (ty, key) = (&o.ty, &o.key);
+        let doc = o.doc.as_ref().map(|d| quote!(if let #krate::serde_json::Value::Object(m) = &mut field { m.insert("description".into(), #d.into()); }));
+        quote! {
+            let mut field = <#ty as #krate::plugin::FieldSchema>::field_schema();
+            #doc
+            properties.insert(#key.into(), field);
+        }
+    });
+    let own_required = own.iter().filter(|o| !o.default).map(|o| &o.key);
     quote! {
         #extends_check
         #( #collisions )*
@@ -295,6 +318,32 @@ fn generate(
             const COMPONENT_TYPE: &'static str = #component_type;
             const PLUGIN_NAME: &'static str = #plugin_name;
             const PLUGIN_VERSION: &'static str = #plugin_version;
+            fn family_schema_name() -> &'static str {
+                <#base_ty as #fields_trait>::SCHEMA_NAME
+            }
+            fn json_schema() -> #krate::serde_json::Value {
+                let mut properties = #krate::JsonObject::new();
+                properties.insert(
+                    "component_type".into(),
+                    #krate::serde_json::json!({ "const": #component_type }),
+                );
+                <#base_ty as #fields_trait>::schema_properties(&mut properties);
+                #( #own_schemas )*
+                for key in ["component_plugin_name", "component_plugin_version"] {
+                    properties.insert(key.into(), #krate::serde_json::json!({ "type": "string" }));
+                }
+                let mut required: ::std::vec::Vec<&str> = ::std::vec!["component_type"];
+                required.extend_from_slice(<#base_ty as #fields_trait>::REQUIRED);
+                required.extend_from_slice(&[#( #own_required ),*]);
+                let mut schema = #krate::JsonObject::new();
+                schema.insert("title".into(), #component_type.into());
+                #type_doc
+                schema.insert("type".into(), "object".into());
+                schema.insert("properties".into(), #krate::serde_json::Value::Object(properties));
+                schema.insert("required".into(), required.into());
+                schema.insert("additionalProperties".into(), false.into());
+                #krate::serde_json::Value::Object(schema)
+            }
             fn extends() -> &'static [&'static str] {
                 <<#base_ty as #fields_trait>::Family as #krate::codec::Tagged>::MEMBERS
             }

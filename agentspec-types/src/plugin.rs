@@ -226,6 +226,78 @@ pub trait FamilyFields: crate::codec::Decode + Clone + std::fmt::Debug + Partial
     fn id(&self) -> &str;
     /// The `name` field (`""` when the family has none).
     fn name(&self) -> &str;
+    /// The keys that must be present.
+    const REQUIRED: &'static [&'static str];
+    /// The family's name in the published schema (`Node`, `LlmConfig`; `Component` for none).
+    const SCHEMA_NAME: &'static str;
+    /// Adds the JSON Schema of each field to `properties`.
+    fn schema_properties(properties: &mut JsonObject);
+}
+
+/// The JSON Schema of the values of a field type, for a plugin component's schema:
+/// components and families refer to their definition in the published schema
+/// (`{"$ref": "#/$defs/LlmConfig"}`), value types are written out.
+pub trait FieldSchema {
+    /// The schema.
+    fn field_schema() -> serde_json::Value;
+}
+
+macro_rules! leaf_schema {
+    ($($t:ty => $schema:tt),* $(,)?) => {$(
+        impl FieldSchema for $t {
+            fn field_schema() -> serde_json::Value {
+                serde_json::json!($schema)
+            }
+        }
+    )*};
+}
+
+leaf_schema!(
+    String => {"type": "string"},
+    bool => {"type": "boolean"},
+    i64 => {"type": "integer"},
+    f64 => {"type": "number"},
+    serde_json::Value => {},
+    JsonObject => {"type": "object"},
+);
+
+impl<T: FieldSchema> FieldSchema for Option<T> {
+    fn field_schema() -> serde_json::Value {
+        serde_json::json!({"anyOf": [T::field_schema(), {"type": "null"}]})
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for Vec<T> {
+    fn field_schema() -> serde_json::Value {
+        serde_json::json!({"type": "array", "items": T::field_schema()})
+    }
+}
+
+impl<T: FieldSchema> FieldSchema for indexmap::IndexMap<String, T> {
+    fn field_schema() -> serde_json::Value {
+        serde_json::json!({"type": "object", "additionalProperties": T::field_schema()})
+    }
+}
+
+impl<A: FieldSchema, B: FieldSchema> FieldSchema for (A, B) {
+    fn field_schema() -> serde_json::Value {
+        serde_json::json!({"type": "array", "prefixItems": [A::field_schema(), B::field_schema()],
+                           "minItems": 2, "maxItems": 2})
+    }
+}
+
+/// A component or a reference to one: the family's definition already admits references.
+impl<T: FieldSchema> FieldSchema for crate::RefOr<T> {
+    fn field_schema() -> serde_json::Value {
+        T::field_schema()
+    }
+}
+
+/// A secret or its placeholder reference.
+impl<T: FieldSchema> FieldSchema for crate::Sensitive<T> {
+    fn field_schema() -> serde_json::Value {
+        serde_json::json!({"anyOf": [T::field_schema(), {"$ref": "#/$defs/ComponentReference"}]})
+    }
 }
 
 /// A plugin component type: what `#[derive(Component)]` implements.
@@ -240,6 +312,11 @@ pub trait PluginType: PluginComponent + Sized {
     /// may. Every component type for a plugin that extends no family (it then stands only
     /// where any component may: a document root, `$referenced_components`).
     fn extends() -> &'static [&'static str];
+    /// The published schema's name of the family it extends (`Node`; `Component` for none).
+    fn family_schema_name() -> &'static str;
+    /// Its JSON Schema, in the published files' `Base<X>` form: an object with
+    /// `component_type`, the base's fields, its own, and the plugin keys.
+    fn json_schema() -> serde_json::Value;
     /// Reads the body of an object whose `component_type` is [`Self::COMPONENT_TYPE`].
     fn decode_body(
         entries: Vec<crate::tree::Entry>,
@@ -253,6 +330,8 @@ pub trait PluginType: PluginComponent + Sized {
 #[derive(Clone, Copy)]
 pub(crate) struct Registered {
     pub extends: fn() -> &'static [&'static str],
+    pub family_schema_name: fn() -> &'static str,
+    pub schema: fn() -> serde_json::Value,
     pub rust_type: &'static str,
     pub decode: fn(
         Vec<crate::tree::Entry>,
@@ -298,6 +377,8 @@ impl PluginRegistry {
             T::COMPONENT_TYPE,
             Registered {
                 extends: T::extends,
+                family_schema_name: T::family_schema_name,
+                schema: T::json_schema,
                 rust_type: std::any::type_name::<T>(),
                 decode: decode::<T>,
             },
@@ -314,6 +395,35 @@ impl PluginRegistry {
     /// The registered `component_type`s, in registration order.
     pub fn component_types(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.types.keys().copied()
+    }
+
+    /// Adds the registered plugins to a published schema file (`{"$defs": …, "anyOf": …}`):
+    /// for each plugin `X`, the definitions `BaseX` (its schema), `X` (it or a reference)
+    /// and `VersionedX` (as a document root), `X` among the members of the family it
+    /// extends (`BaseNode`), and `VersionedX` among the roots.
+    pub fn extend_schema(&self, schema: &mut serde_json::Value) {
+        use serde_json::{Value, json};
+        for (name, registered) in &self.types {
+            let reference = |def: &str| json!({ "$ref": format!("#/$defs/{def}") });
+            let either = json!({"anyOf": [reference(&format!("Base{name}")), reference("ComponentReference")]});
+            let mut versioned = either.clone();
+            versioned["properties"] =
+                json!({"agentspec_version": reference("AgentSpecVersionEnum")});
+            if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+                defs.insert(format!("Base{name}"), (registered.schema)());
+                defs.insert((*name).to_owned(), either);
+                defs.insert(format!("Versioned{name}"), versioned);
+                let family = format!("Base{}", (registered.family_schema_name)());
+                if let Some(Value::Array(members)) =
+                    defs.get_mut(&family).and_then(|f| f.get_mut("anyOf"))
+                {
+                    members.push(reference(name));
+                }
+            }
+            if let Some(Value::Array(roots)) = schema.get_mut("anyOf") {
+                roots.push(reference(&format!("Versioned{name}")));
+            }
+        }
     }
 }
 

@@ -27073,6 +27073,8 @@ impl ::agentspec_types::plugin::FamilyFields for AgenticComponentFields {
         "outputs",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "AgenticComponent";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -27111,6 +27113,54 @@ impl ::agentspec_types::plugin::FamilyFields for AgenticComponentFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "inputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "outputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -27690,6 +27740,8 @@ impl ::agentspec_types::plugin::FamilyFields for AnyLlmConfigFields {
         "retry_policy",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "model_id"];
+    const SCHEMA_NAME: &'static str = "LlmConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -27772,6 +27824,66 @@ impl ::agentspec_types::plugin::FamilyFields for AnyLlmConfigFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "model_id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "api_key".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "default_generation_parameters".into(),
+                <::std::option::Option<
+                    LlmGenerationConfig,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "retry_policy".into(),
+                <::std::option::Option<
+                    RetryPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -28466,6 +28578,8 @@ impl ::agentspec_types::plugin::FamilyFields for AnyOpenAiCompatibleConfigFields
         "ca_file",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "model_id", "url"];
+    const SCHEMA_NAME: &'static str = "OpenAiCompatibleConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -28654,6 +28768,104 @@ impl ::agentspec_types::plugin::FamilyFields for AnyOpenAiCompatibleConfigFields
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "model_id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "provider".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "api_type".into(),
+                <OpenAIAPIType as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "url".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "api_key".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "default_generation_parameters".into(),
+                <::std::option::Option<
+                    LlmGenerationConfig,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "retry_policy".into(),
+                <::std::option::Option<
+                    RetryPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "key_file".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "cert_file".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "ca_file".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -29151,6 +29363,8 @@ impl ::agentspec_types::plugin::FamilyFields for AnySSETransportFields {
         "retry_policy",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "url"];
+    const SCHEMA_NAME: &'static str = "SSETransport";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -29254,6 +29468,86 @@ impl ::agentspec_types::plugin::FamilyFields for AnySSETransportFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "session_parameters".into(),
+                <SessionParameters as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "url".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "auth".into(),
+                <::std::option::Option<
+                    ::agentspec_types::RefOr<AuthConfig>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sensitive_headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<
+                        ::agentspec_types::IndexMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "retry_policy".into(),
+                <::std::option::Option<
+                    RetryPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -29776,6 +30070,8 @@ impl ::agentspec_types::plugin::FamilyFields for AnyStreamableHTTPTransportField
         "retry_policy",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "url"];
+    const SCHEMA_NAME: &'static str = "StreamableHTTPTransport";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -29879,6 +30175,86 @@ impl ::agentspec_types::plugin::FamilyFields for AnyStreamableHTTPTransportField
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "session_parameters".into(),
+                <SessionParameters as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "url".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "auth".into(),
+                <::std::option::Option<
+                    ::agentspec_types::RefOr<AuthConfig>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sensitive_headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<
+                        ::agentspec_types::IndexMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "retry_policy".into(),
+                <::std::option::Option<
+                    RetryPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -30454,6 +30830,8 @@ for AnyTlsOracleDatabaseConnectionConfigFields {
         "config_dir",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "user", "password", "dsn"];
+    const SCHEMA_NAME: &'static str = "TlsOracleDatabaseConnectionConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -30574,6 +30952,68 @@ for AnyTlsOracleDatabaseConnectionConfigFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "user".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "password".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "dsn".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "config_dir".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -31248,6 +31688,8 @@ impl ::agentspec_types::plugin::FamilyFields for AuthConfigFields {
         "resource",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "client", "redirect_uri"];
+    const SCHEMA_NAME: &'static str = "AuthConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -31448,6 +31890,99 @@ impl ::agentspec_types::plugin::FamilyFields for AuthConfigFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "min_agentspec_version".into(),
+                <AgentSpecVersionEnum as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "issuer".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "endpoints".into(),
+                <::std::option::Option<
+                    OAuthEndpoints,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "client".into(),
+                <::agentspec_types::RefOr<
+                    OAuthClientConfig,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "redirect_uri".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "scopes".into(),
+                <::std::option::Option<
+                    OAuthConfigScopes,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "scope_policy".into(),
+                <::std::option::Option<
+                    ScopePolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "pkce".into(),
+                <::std::option::Option<
+                    PKCEPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "resource".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -31874,6 +32409,8 @@ impl ::agentspec_types::plugin::FamilyFields for ClientTransportFields {
         "session_parameters",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "ClientTransport";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -31910,6 +32447,45 @@ impl ::agentspec_types::plugin::FamilyFields for ClientTransportFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "session_parameters".into(),
+                <SessionParameters as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -33013,6 +33589,8 @@ impl ::agentspec_types::plugin::FamilyFields for ComponentWithIOFields {
         "outputs",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "ComponentWithIO";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -33051,6 +33629,54 @@ impl ::agentspec_types::plugin::FamilyFields for ComponentWithIOFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "inputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "outputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -33523,6 +34149,8 @@ impl ::agentspec_types::plugin::FamilyFields for DatastoreFields {
         "datastore_schema",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "datastore_schema"];
+    const SCHEMA_NAME: &'static str = "Datastore";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -33605,6 +34233,48 @@ impl ::agentspec_types::plugin::FamilyFields for DatastoreFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "datastore_schema".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -34010,6 +34680,8 @@ impl ::agentspec_types::plugin::FamilyFields for GeminiAuthConfigFields {
         "metadata",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "GeminiAuthConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -34090,6 +34762,40 @@ impl ::agentspec_types::plugin::FamilyFields for GeminiAuthConfigFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -34744,6 +35450,8 @@ impl ::agentspec_types::plugin::FamilyFields for MessageTransformFields {
         "datastore",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "llm"];
+    const SCHEMA_NAME: &'static str = "MessageTransform";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -34924,6 +35632,78 @@ impl ::agentspec_types::plugin::FamilyFields for MessageTransformFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "llm".into(),
+                <::agentspec_types::RefOr<
+                    AnyLlmConfig,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "summarization_instructions".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "max_cache_size".into(),
+                <::std::option::Option<
+                    i64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "max_cache_lifetime".into(),
+                <::std::option::Option<
+                    i64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "cache_collection_name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "datastore".into(),
+                <::std::option::Option<
+                    ::agentspec_types::RefOr<Datastore>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -35544,6 +36324,8 @@ impl ::agentspec_types::plugin::FamilyFields for NodeFields {
         "branches",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "Node";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -35584,6 +36366,61 @@ impl ::agentspec_types::plugin::FamilyFields for NodeFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "inputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "outputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "branches".into(),
+                <::std::vec::Vec<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -36021,6 +36858,8 @@ impl ::agentspec_types::plugin::FamilyFields for OciClientConfigFields {
         "service_endpoint",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "service_endpoint"];
+    const SCHEMA_NAME: &'static str = "OciClientConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -36057,6 +36896,45 @@ impl ::agentspec_types::plugin::FamilyFields for OciClientConfigFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "service_endpoint".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -36626,6 +37504,8 @@ impl ::agentspec_types::plugin::FamilyFields for OracleDatabaseConnectionConfigF
         "config_dir",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "user", "password", "dsn"];
+    const SCHEMA_NAME: &'static str = "OracleDatabaseConnectionConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -36746,6 +37626,68 @@ impl ::agentspec_types::plugin::FamilyFields for OracleDatabaseConnectionConfigF
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "user".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "password".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "dsn".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "config_dir".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -37420,6 +38362,8 @@ impl ::agentspec_types::plugin::FamilyFields for PostgresDatabaseConnectionConfi
         "sslcrl",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "user", "password", "url"];
+    const SCHEMA_NAME: &'static str = "PostgresDatabaseConnectionConfig";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -37606,6 +38550,92 @@ impl ::agentspec_types::plugin::FamilyFields for PostgresDatabaseConnectionConfi
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "user".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "password".into(),
+                <::agentspec_types::Sensitive<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "url".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sslmode".into(),
+                <TlsPostgresDatabaseConnectionConfigSslmode as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sslcert".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sslkey".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sslrootcert".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sslcrl".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -37938,6 +38968,8 @@ impl ::agentspec_types::plugin::FamilyFields for RemoteAgentFields {
         "outputs",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "RemoteAgent";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -37976,6 +39008,54 @@ impl ::agentspec_types::plugin::FamilyFields for RemoteAgentFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "inputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "outputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -38538,6 +39618,8 @@ impl ::agentspec_types::plugin::FamilyFields for RemoteTransportFields {
         "retry_policy",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "url"];
+    const SCHEMA_NAME: &'static str = "RemoteTransport";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -38641,6 +39723,86 @@ impl ::agentspec_types::plugin::FamilyFields for RemoteTransportFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "session_parameters".into(),
+                <SessionParameters as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "url".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "auth".into(),
+                <::std::option::Option<
+                    ::agentspec_types::RefOr<AuthConfig>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::IndexMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "sensitive_headers".into(),
+                <::std::option::Option<
+                    ::agentspec_types::Sensitive<
+                        ::agentspec_types::IndexMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "retry_policy".into(),
+                <::std::option::Option<
+                    RetryPolicy,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -39063,6 +40225,8 @@ impl ::agentspec_types::plugin::FamilyFields for ToolFields {
         "requires_confirmation",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "Tool";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -39121,6 +40285,59 @@ impl ::agentspec_types::plugin::FamilyFields for ToolFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "inputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "outputs".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<::agentspec_types::JsonObject>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "requires_confirmation".into(),
+                <bool as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -39598,6 +40815,8 @@ impl ::agentspec_types::plugin::FamilyFields for ToolBoxFields {
         "tool_filter",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "client_transport"];
+    const SCHEMA_NAME: &'static str = "ToolBox";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -39718,6 +40937,59 @@ impl ::agentspec_types::plugin::FamilyFields for ToolBoxFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "requires_confirmation".into(),
+                <bool as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "client_transport".into(),
+                <::agentspec_types::RefOr<
+                    ClientTransport,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "tool_filter".into(),
+                <::std::option::Option<
+                    ::std::vec::Vec<MCPToolBoxToolFilter>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
     }
 }
 /// Any concrete component: the root of a document, or an entry of `$referenced\_components`.
@@ -41738,6 +43010,8 @@ impl ::agentspec_types::plugin::FamilyFields for ComponentFields {
         "metadata",
         "$referenced_components",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const SCHEMA_NAME: &'static str = "Component";
     fn encode_fields(
         &self,
         sink: &mut dyn ::agentspec_types::Sink,
@@ -41772,5 +43046,828 @@ impl ::agentspec_types::plugin::FamilyFields for ComponentFields {
     }
     fn name(&self) -> &str {
         &self.name
+    }
+    fn schema_properties(properties: &mut ::agentspec_types::JsonObject) {
+        properties
+            .insert(
+                "id".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "name".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "description".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "metadata".into(),
+                <::std::option::Option<
+                    ::agentspec_types::JsonObject,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "$referenced_components".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    Component,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for A2AAgent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/A2AAgent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for A2AConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/A2AConnectionConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Agent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Agent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AgentNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/AgentNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AgentSpecializationParameters {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/AgentSpecializationParameters" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ApiNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ApiNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for BranchingNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/BranchingNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for BuiltinTool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/BuiltinTool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for CatchExceptionNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/CatchExceptionNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ClientTool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ClientTool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ControlFlowEdge {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ControlFlowEdge" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ConversationSummarizationTransform {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/ConversationSummarizationTransform" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for DataFlowEdge {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/DataFlowEdge" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for EndNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/EndNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Flow {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Flow" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for FlowNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/FlowNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for GeminiAIStudioAuthConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/GeminiAIStudioAuthConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for GeminiConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/GeminiConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for GeminiVertexAIAuthConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/GeminiVertexAIAuthConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for InMemoryCollectionDatastore {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/InMemoryCollectionDatastore" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for InputMessageNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/InputMessageNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for LlmConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/LlmConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for LlmNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/LlmNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MCPTool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/MCPTool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MCPToolBox {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/MCPToolBox" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MCPToolSpec {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/MCPToolSpec" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MTlsOracleDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/MTlsOracleDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ManagerWorkers {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ManagerWorkers" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MapNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/MapNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MessageSummarizationTransform {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/MessageSummarizationTransform" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OAuthClientConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OAuthClientConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OAuthConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OAuthConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciAgent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OciAgent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciClientConfigWithApiKey {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OciClientConfigWithApiKey" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciClientConfigWithInstancePrincipal {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OciClientConfigWithInstancePrincipal" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciClientConfigWithResourcePrincipal {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OciClientConfigWithResourcePrincipal" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciClientConfigWithSecurityToken {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OciClientConfigWithSecurityToken" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciGenAiConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OciGenAiConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OllamaConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OllamaConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OpenAiCompatibleConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OpenAiCompatibleConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OpenAiConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OpenAiConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OracleDatabaseDatastore {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OracleDatabaseDatastore" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OutputMessageNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OutputMessageNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ParallelFlowNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ParallelFlowNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ParallelMapNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ParallelMapNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for PostgresDatabaseDatastore {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/PostgresDatabaseDatastore" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for RemoteTool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/RemoteTool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for SSETransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/SSETransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for SSEmTLSTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/SSEmTLSTransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ServerTool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ServerTool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for SpecializedAgent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/SpecializedAgent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for StartNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/StartNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for StdioTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/StdioTransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for StreamableHTTPTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/StreamableHTTPTransport" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for StreamableHTTPmTLSTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/StreamableHTTPmTLSTransport" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Swarm {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Swarm" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for TlsOracleDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/TlsOracleDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for TlsPostgresDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/TlsPostgresDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ToolNode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ToolNode" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for VllmConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/VllmConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AgenticComponent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/AgenticComponent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AnyLlmConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/LlmConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AnyOpenAiCompatibleConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OpenAiCompatibleConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AnySSETransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/SSETransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AnyStreamableHTTPTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/StreamableHTTPTransport" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AnyTlsOracleDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/TlsOracleDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AuthConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/AuthConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ClientTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ClientTransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ComponentWithIO {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ComponentWithIO" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Datastore {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Datastore" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for GeminiAuthConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/GeminiAuthConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MessageTransform {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/MessageTransform" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Node {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Node" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciClientConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/OciClientConfig" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OracleDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/OracleDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for PostgresDatabaseConnectionConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "$ref" : "#/$defs/PostgresDatabaseConnectionConfig" }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for RemoteAgent {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/RemoteAgent" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for RemoteTransport {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/RemoteTransport" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Tool {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/Tool" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ToolBox {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#/$defs/ToolBox" })
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for AgentSpecVersionEnum {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["25.4.1", "25.4.2", "26.1.0", "26.1.2",
+            "26.2.0"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for HandoffMode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["always", "never", "optional"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema
+for MTlsOracleDatabaseConnectionConfigProtocol {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["tcp", "tcps"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ModelProvider {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["COHERE", "GROK", "META", "OTHER", "XAI"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OAuthClientConfigType {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["client_id_metadata_document",
+            "dynamic_registration", "pre_registered"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OciAPIType {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["oci", "openai_chat_completions",
+            "openai_responses"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OpenAIAPIType {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["chat_completions", "responses"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for PKCEMethod {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["S256", "plain"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ReductionMethod {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["append", "average", "max", "min", "sum"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for RetryPolicyJitter {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["decorrelated", "equal", "full",
+            "full_and_equal_for_throttle"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ScopePolicy {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["fixed", "use_challenge_or_supported"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for ServingMode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["DEDICATED", "ON_DEMAND"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema
+for TlsOracleDatabaseConnectionConfigProtocol {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["tcp", "tcps"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema
+for TlsPostgresDatabaseConnectionConfigSslmode {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "type" : "string", "enum" : ["allow", "disable", "prefer", "require",
+            "verify-ca", "verify-full"] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for A2ASessionParameters {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "timeout".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "poll_interval".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "max_retries".into(),
+                <i64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            true, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for LlmGenerationConfig {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "max_tokens".into(),
+                <::std::option::Option<
+                    i64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "temperature".into(),
+                <::std::option::Option<
+                    f64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "top_p".into(),
+                <::std::option::Option<
+                    f64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            false, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OAuthEndpoints {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "authorization_endpoint".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "token_endpoint".into(),
+                <::std::string::String as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "refresh_endpoint".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "revocation_endpoint".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "userinfo_endpoint".into(),
+                <::std::option::Option<
+                    ::std::string::String,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            true, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for PKCEPolicy {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "required".into(),
+                <bool as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "method".into(),
+                <PKCEMethod as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            true, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for RetryPolicy {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "max_attempts".into(),
+                <i64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "request_timeout".into(),
+                <::std::option::Option<
+                    f64,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "initial_retry_delay".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "max_retry_delay".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "backoff_factor".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "jitter".into(),
+                <::std::option::Option<
+                    RetryPolicyJitter,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "service_error_retry_on_any_5xx".into(),
+                <bool as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        properties
+            .insert(
+                "recoverable_statuses".into(),
+                <::agentspec_types::IndexMap<
+                    ::std::string::String,
+                    ::std::vec::Vec<::std::string::String>,
+                > as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            true, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for SessionParameters {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        let mut properties = ::agentspec_types::serde_json::Map::new();
+        properties
+            .insert(
+                "read_timeout_seconds".into(),
+                <f64 as ::agentspec_types::plugin::FieldSchema>::field_schema(),
+            );
+        ::agentspec_types::serde_json::json!(
+            { "type" : "object", "properties" : properties, "additionalProperties" : !
+            true, }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for BuiltinToolExecutorName {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "anyOf" : [< ::std::string::String as
+            ::agentspec_types::plugin::FieldSchema > ::field_schema(), < ::std::vec::Vec
+            < ::std::string::String > as ::agentspec_types::plugin::FieldSchema >
+            ::field_schema()] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for GeminiVertexAIAuthConfigCredentials {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "anyOf" : [< ::std::string::String as
+            ::agentspec_types::plugin::FieldSchema > ::field_schema(), <
+            ::agentspec_types::JsonObject as ::agentspec_types::plugin::FieldSchema >
+            ::field_schema()] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for MCPToolBoxToolFilter {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "anyOf" : [< ::std::string::String as
+            ::agentspec_types::plugin::FieldSchema > ::field_schema(), <
+            ::agentspec_types::RefOr < MCPToolSpec > as
+            ::agentspec_types::plugin::FieldSchema > ::field_schema()] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for OAuthConfigScopes {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "anyOf" : [< ::std::string::String as
+            ::agentspec_types::plugin::FieldSchema > ::field_schema(), < ::std::vec::Vec
+            < ::std::string::String > as ::agentspec_types::plugin::FieldSchema >
+            ::field_schema()] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for SwarmHandoff {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!(
+            { "anyOf" : [< bool as ::agentspec_types::plugin::FieldSchema >
+            ::field_schema(), < HandoffMode as ::agentspec_types::plugin::FieldSchema >
+            ::field_schema()] }
+        )
+    }
+}
+impl ::agentspec_types::plugin::FieldSchema for Component {
+    fn field_schema() -> ::agentspec_types::serde_json::Value {
+        ::agentspec_types::serde_json::json!({ "$ref" : "#" })
     }
 }

@@ -396,3 +396,90 @@ fn plugins_are_validated_against_the_io_their_hook_infers() {
         ]
     );
 }
+
+/// Every `$ref` of `value` names a definition `schema` has.
+fn dangling_refs(value: &Value, schema: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                let ok = r == "#"
+                    || r.strip_prefix("#/$defs/")
+                        .is_some_and(|d| schema["$defs"].get(d).is_some());
+                if !ok {
+                    out.push(r.clone());
+                }
+            }
+            map.values().for_each(|v| dangling_refs(v, schema, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| dangling_refs(v, schema, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn plugins_extend_the_published_schema() {
+    let path = fixture("../../schema/agentspec_json_spec_26_2_0.json");
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    registry().extend_schema(&mut schema);
+    let regex = &schema["$defs"]["BasePluginRegexNode"];
+    assert_eq!(regex["title"], "PluginRegexNode");
+    assert_eq!(
+        regex["description"],
+        "Extracts the first match of a regular expression."
+    );
+    let keys: Vec<&str> = regex["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "component_type",
+            "id",
+            "name",
+            "description",
+            "metadata",
+            "inputs",
+            "outputs",
+            "branches",
+            "$referenced_components",
+            "regex_pattern",
+            "component_plugin_name",
+            "component_plugin_version"
+        ]
+    );
+    assert_eq!(
+        regex["properties"]["regex_pattern"],
+        serde_json::json!({"type": "string", "description": "Regex applied to the input text."})
+    );
+    assert_eq!(
+        regex["properties"]["component_type"],
+        serde_json::json!({"const": "PluginRegexNode"})
+    );
+    assert_eq!(
+        regex["required"],
+        serde_json::json!(["component_type", "name", "regex_pattern"])
+    );
+    assert_eq!(regex["additionalProperties"], false);
+    let weather = &schema["$defs"]["BasePluginWeatherService"];
+    assert_eq!(
+        weather["properties"]["llm_config"],
+        serde_json::json!({"$ref": "#/$defs/LlmConfig"})
+    );
+    assert_eq!(
+        weather["properties"]["units"],
+        serde_json::json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
+    );
+    let node_members = schema["$defs"]["BaseNode"]["anyOf"].as_array().unwrap();
+    assert_eq!(
+        node_members.last().unwrap(),
+        &serde_json::json!({"$ref": "#/$defs/PluginRegexNode"})
+    );
+    let roots = schema["anyOf"].as_array().unwrap();
+    assert!(roots.contains(&serde_json::json!({"$ref": "#/$defs/VersionedPluginWeatherService"})));
+    let mut dangling = Vec::new();
+    dangling_refs(&schema, &schema, &mut dangling);
+    assert!(dangling.is_empty(), "{dangling:?}");
+}
