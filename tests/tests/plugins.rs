@@ -12,34 +12,46 @@ const PLUGIN_DOCS: [&str; 4] = [
     "plugin_custom_component_root.yaml",
 ];
 
-fn load(name: &str, keep: bool) -> Result<Document, agentspec_types::LoadError> {
+fn load_with(
+    name: &str,
+    options: &LoadOptions<'_>,
+) -> Result<Document, agentspec_types::LoadError> {
     let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
     let format = if name.ends_with(".json") {
         Format::Json
     } else {
         Format::Yaml
     };
-    Document::from_str_with(&text, format, &LoadOptions::new().keep_unknown(keep))
+    Document::from_str_with(&text, format, options)
+}
+
+fn load(name: &str, keep: bool) -> Result<Document, agentspec_types::LoadError> {
+    load_with(name, &LoadOptions::new().keep_unknown(keep))
+}
+
+/// `doc` is written back as the corpus file `name`: byte for byte (JSON), by value (YAML).
+fn assert_written_back(name: &str, doc: &Document) {
+    let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
+    if name.ends_with(".json") {
+        let all = WriteOptions::new().include_secrets(true);
+        assert_eq!(
+            doc.to_string_with(Output::JsonPretty, &all),
+            text,
+            "{name}: byte for byte"
+        );
+    } else {
+        let original: Value = agentspec_types::yaml::parse_yaml(&text)
+            .map(agentspec_types::value::node_to_value)
+            .unwrap();
+        same_layout(&original, &doc.to_value(), "", true).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
 }
 
 #[test]
 fn kept_plugin_components_are_written_back_unchanged() {
     for name in PLUGIN_DOCS {
         let doc = load(name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
-        if name.ends_with(".json") {
-            let written = doc.to_string_with(
-                Output::JsonPretty,
-                &WriteOptions::new().include_secrets(true),
-            );
-            assert_eq!(written, text, "{name}: byte for byte");
-        } else {
-            let original: Value = agentspec_types::yaml::parse_yaml(&text)
-                .map(agentspec_types::value::node_to_value)
-                .unwrap();
-            same_layout(&original, &doc.to_value(), "", true)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
+        assert_written_back(name, &doc);
         let errors: Vec<_> = doc
             .validate()
             .into_iter()
@@ -151,30 +163,15 @@ fn registry() -> PluginRegistry {
 }
 
 fn load_typed(name: &str) -> Result<Document, agentspec_types::LoadError> {
-    let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
-    let format = if name.ends_with(".json") {
-        Format::Json
-    } else {
-        Format::Yaml
-    };
     let plugins = registry();
-    Document::from_str_with(&text, format, &LoadOptions::new().plugins(&plugins))
+    load_with(name, &LoadOptions::new().plugins(&plugins))
 }
 
 #[test]
 fn declared_plugin_types_load_and_write_back_exactly() {
     for name in PLUGIN_DOCS {
         let doc = load_typed(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = std::fs::read_to_string(fixture(&format!("generated/{name}"))).unwrap();
-        if name.ends_with(".json") {
-            assert_eq!(doc.to_json_pretty(), text, "{name}: byte for byte");
-        } else {
-            let original: Value = agentspec_types::yaml::parse_yaml(&text)
-                .map(agentspec_types::value::node_to_value)
-                .unwrap();
-            same_layout(&original, &doc.to_value(), "", true)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
+        assert_written_back(name, &doc);
     }
 }
 
