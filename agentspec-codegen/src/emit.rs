@@ -739,7 +739,6 @@ impl Emitter<'_> {
                 fn name(&self) -> &str { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::name(&**c), )* #ename::Plugin(p) => p.get().name(), } }
                 fn as_any(&self) -> &dyn ::std::any::Any { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::as_any(&**c), )* #ename::Plugin(p) => p.get().as_any(), } }
                 fn since(&self) -> #rt::Version { match self { #( #ename::#variants(c) => #rt::codec::ComponentInfo::since(&**c), )* #ename::Plugin(p) => p.get().since(), } }
-                fn is_plugin(&self) -> bool { ::std::matches!(self, #ename::Plugin(_)) }
                 fn as_plugin(&self) -> ::std::option::Option<&#rt::plugin::Plugin> { match self { #ename::Plugin(p) => ::std::option::Option::Some(p), _ => ::std::option::Option::None } }
             }
             impl ::std::convert::From<#rt::plugin::Plugin> for #ename {

@@ -126,11 +126,7 @@ pub trait ComponentInfo: Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// The first Agent Spec version that has this component type.
     fn since(&self) -> Version;
-    /// Whether it is a plugin component (a type the schemas do not define).
-    fn is_plugin(&self) -> bool {
-        false
-    }
-    /// The plugin component, when it is one.
+    /// The plugin component (a type the schemas do not define), when it is one.
     fn as_plugin(&self) -> Option<&crate::plugin::Plugin> {
         None
     }
@@ -261,10 +257,10 @@ impl Decoder {
         if !entry.plugin {
             return members.contains(&entry.component_type.as_str());
         }
-        match self.plugins.types.get(entry.component_type.as_str()) {
-            Some(registered) => (registered.extends)().iter().all(|m| members.contains(m)),
-            None => true,
-        }
+        self.plugins
+            .types
+            .get(entry.component_type.as_str())
+            .is_none_or(|registered| registered.admitted(members))
     }
 
     /// A decoder that knows the `component_type`s and versions of its type set.
@@ -489,7 +485,7 @@ impl Decoder {
             match body {
                 Some(component) => {
                     self.entries[index].component_type = component.component_type().to_owned();
-                    self.entries[index].plugin = component.is_plugin();
+                    self.entries[index].plugin = component.as_plugin().is_some();
                     map.insert(entry.key, component);
                 }
                 None => ok = false,
@@ -639,8 +635,7 @@ impl Decoder {
         if !members.contains(&tag.as_str()) {
             if let Some(wrap) = plugin {
                 if let Some(registered) = self.plugins.types.get(tag.as_str()).copied() {
-                    let extends = (registered.extends)();
-                    if extends.iter().all(|m| members.contains(m)) {
+                    if registered.admitted(members) {
                         return (registered.decode)(entries, offset, self, path).map(wrap);
                     }
                     let message = format!(

@@ -216,7 +216,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 .map(|(id, doc)| {
                     // plugins may stand in any family that admits them: no check by name
                     let root = doc.root();
-                    let ty = if root.is_plugin() {
+                    let ty = if root.as_plugin().is_some() {
                         ""
                     } else {
                         root.component_type()

@@ -115,9 +115,6 @@ impl crate::ComponentInfo for Plugin {
     fn since(&self) -> Version {
         self.0.since()
     }
-    fn is_plugin(&self) -> bool {
-        true
-    }
     fn as_plugin(&self) -> Option<&Plugin> {
         Some(self)
     }
@@ -339,6 +336,14 @@ pub(crate) struct Registered {
         &mut crate::codec::Decoder,
         &crate::codec::Path<'_>,
     ) -> Option<Plugin>,
+}
+
+impl Registered {
+    /// Whether it may stand where one of `members` is expected: where every member of the
+    /// family it extends may.
+    pub fn admitted(&self, members: &[&str]) -> bool {
+        (self.extends)().iter().all(|m| members.contains(m))
+    }
 }
 
 impl std::fmt::Debug for Registered {

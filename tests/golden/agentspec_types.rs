@@ -26799,9 +26799,6 @@ impl ::agentspec_types::codec::ComponentInfo for AgenticComponent {
             AgenticComponent::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AgenticComponent::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             AgenticComponent::Plugin(p) => ::std::option::Option::Some(p),
@@ -27373,9 +27370,6 @@ impl ::agentspec_types::codec::ComponentInfo for AnyLlmConfig {
             }
             AnyLlmConfig::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AnyLlmConfig::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -28018,9 +28012,6 @@ impl ::agentspec_types::codec::ComponentInfo for AnyOpenAiCompatibleConfig {
             }
             AnyOpenAiCompatibleConfig::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AnyOpenAiCompatibleConfig::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -28971,9 +28962,6 @@ impl ::agentspec_types::codec::ComponentInfo for AnySSETransport {
             AnySSETransport::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AnySSETransport::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             AnySSETransport::Plugin(p) => ::std::option::Option::Some(p),
@@ -29663,9 +29651,6 @@ impl ::agentspec_types::codec::ComponentInfo for AnyStreamableHTTPTransport {
             }
             AnyStreamableHTTPTransport::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AnyStreamableHTTPTransport::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -30384,9 +30369,6 @@ impl ::agentspec_types::codec::ComponentInfo for AnyTlsOracleDatabaseConnectionC
             AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AnyTlsOracleDatabaseConnectionConfig::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             AnyTlsOracleDatabaseConnectionConfig::Plugin(p) => {
@@ -31096,9 +31078,6 @@ impl ::agentspec_types::codec::ComponentInfo for AuthConfig {
             }
             AuthConfig::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, AuthConfig::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -32158,9 +32137,6 @@ impl ::agentspec_types::codec::ComponentInfo for ClientTransport {
             ClientTransport::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, ClientTransport::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             ClientTransport::Plugin(p) => ::std::option::Option::Some(p),
@@ -33148,9 +33124,6 @@ impl ::agentspec_types::codec::ComponentInfo for ComponentWithIO {
             ComponentWithIO::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, ComponentWithIO::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             ComponentWithIO::Plugin(p) => ::std::option::Option::Some(p),
@@ -33810,9 +33783,6 @@ impl ::agentspec_types::codec::ComponentInfo for Datastore {
             Datastore::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, Datastore::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             Datastore::Plugin(p) => ::std::option::Option::Some(p),
@@ -34385,9 +34355,6 @@ impl ::agentspec_types::codec::ComponentInfo for GeminiAuthConfig {
             GeminiAuthConfig::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, GeminiAuthConfig::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             GeminiAuthConfig::Plugin(p) => ::std::option::Option::Some(p),
@@ -34914,9 +34881,6 @@ impl ::agentspec_types::codec::ComponentInfo for MessageTransform {
             }
             MessageTransform::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, MessageTransform::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -35992,9 +35956,6 @@ impl ::agentspec_types::codec::ComponentInfo for Node {
             Node::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, Node::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             Node::Plugin(p) => ::std::option::Option::Some(p),
@@ -36603,9 +36564,6 @@ impl ::agentspec_types::codec::ComponentInfo for OciClientConfig {
             OciClientConfig::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, OciClientConfig::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             OciClientConfig::Plugin(p) => ::std::option::Option::Some(p),
@@ -37061,9 +37019,6 @@ impl ::agentspec_types::codec::ComponentInfo for OracleDatabaseConnectionConfig 
             }
             OracleDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, OracleDatabaseConnectionConfig::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -37785,9 +37740,6 @@ impl ::agentspec_types::codec::ComponentInfo for PostgresDatabaseConnectionConfi
             }
             PostgresDatabaseConnectionConfig::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, PostgresDatabaseConnectionConfig::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -38735,9 +38687,6 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteAgent {
             RemoteAgent::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, RemoteAgent::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             RemoteAgent::Plugin(p) => ::std::option::Option::Some(p),
@@ -39209,9 +39158,6 @@ impl ::agentspec_types::codec::ComponentInfo for RemoteTransport {
             }
             RemoteTransport::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, RemoteTransport::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -39932,9 +39878,6 @@ impl ::agentspec_types::codec::ComponentInfo for Tool {
             Tool::Plugin(p) => p.get().since(),
         }
     }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, Tool::Plugin(_))
-    }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
             Tool::Plugin(p) => ::std::option::Option::Some(p),
@@ -40416,9 +40359,6 @@ impl ::agentspec_types::codec::ComponentInfo for ToolBox {
             }
             ToolBox::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, ToolBox::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {
@@ -42303,9 +42243,6 @@ impl ::agentspec_types::codec::ComponentInfo for Component {
             }
             Component::Plugin(p) => p.get().since(),
         }
-    }
-    fn is_plugin(&self) -> bool {
-        ::std::matches!(self, Component::Plugin(_))
     }
     fn as_plugin(&self) -> ::std::option::Option<&::agentspec_types::plugin::Plugin> {
         match self {

@@ -93,7 +93,7 @@ fn a_kept_component_is_reachable_as_raw() {
         panic!("a flow")
     };
     let regex = &flow.referenced_components["pl_regex"];
-    assert!(agentspec_types::ComponentInfo::is_plugin(regex));
+    assert!(agentspec_types::ComponentInfo::as_plugin(regex).is_some());
     assert_eq!(
         agentspec_types::ComponentInfo::component_type(regex),
         "PluginRegexNode"
