@@ -128,9 +128,16 @@ impl Reload {
         &self,
         value: &serde_json::Value,
     ) -> Result<Document<C>, LoadError> {
+        Self::load_with(value, &self.registry())
+    }
+
+    fn load_with<C: ComponentSet + Send>(
+        value: &serde_json::Value,
+        registry: &Registry,
+    ) -> Result<Document<C>, LoadError> {
         let tree = value_to_node(value);
         let depth = depth_of(&tree);
-        Document::decode(tree, depth, None, &self.registry())
+        Document::decode(tree, depth, None, registry)
     }
 
     fn registry(&self) -> Registry {
@@ -422,12 +429,11 @@ impl<C: ComponentSet + Send> Document<C> {
         }
         let main = layout::replace_components(&expanded, &keys);
         let laid_out = layout::layout(&main, Vec::new()).map_err(layout::layout_error)?;
-        let mut registry = components.registry();
-        registry.keep_unknown = self.reload.keep_unknown;
-        registry.plugins = self.reload.plugins.clone();
-        let tree = value_to_node(&laid_out);
-        let depth = depth_of(&tree);
-        let main = Self::decode(tree, depth, None, &registry)?;
+        let registry = Registry {
+            types: components.registry().types,
+            ..self.reload.registry()
+        };
+        let main = Reload::load_with(&laid_out, &registry)?;
         Ok((main, components))
     }
 
