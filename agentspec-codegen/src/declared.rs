@@ -97,3 +97,38 @@ pub(crate) fn value_gate(component: &str, field: &str) -> Option<(Version, Gate)
         _ => None,
     }
 }
+
+/// A legacy value pyagentspec upgrades when it reads it, and so writes in its new form.
+pub(crate) struct Upgrade {
+    /// The field holding it.
+    pub field: &'static str,
+    /// The legacy value, as a Rust pattern over the generated types.
+    pub from: &'static str,
+    /// What it becomes, as a Rust expression over the generated types.
+    pub to: &'static str,
+    /// The values, for the warning.
+    pub message: &'static str,
+}
+
+/// Legacy values by component (pyagentspec's `model_validator(mode="before")` upgrades).
+pub(crate) fn legacy_upgrades(component: &str) -> &'static [Upgrade] {
+    match component {
+        // `handoff` was a boolean until `HandoffMode` (pyagentspec `swarm.py`): `true` is
+        // `"optional"`, `false` is `"never"`.
+        "Swarm" => &[
+            Upgrade {
+                field: "handoff",
+                from: "SwarmHandoff::Bool(true)",
+                to: "SwarmHandoff::HandoffMode(HandoffMode::Optional)",
+                message: "`handoff: true` is the legacy form of `\"optional\"`, and is written as `\"optional\"`",
+            },
+            Upgrade {
+                field: "handoff",
+                from: "SwarmHandoff::Bool(false)",
+                to: "SwarmHandoff::HandoffMode(HandoffMode::Never)",
+                message: "`handoff: false` is the legacy form of `\"never\"`, and is written as `\"never\"`",
+            },
+        ],
+        _ => &[],
+    }
+}

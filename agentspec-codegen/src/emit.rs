@@ -153,6 +153,37 @@ impl Emitter<'_> {
         Ok(out)
     }
 
+    /// The declared legacy upgrades of `c`'s fields, applied after decoding (each with a
+    /// `legacy-value` warning).
+    fn upgrades(&self, c: &Component) -> Result<Vec<TokenStream>, Error> {
+        let mut out = Vec::new();
+        for u in crate::declared::legacy_upgrades(&c.name) {
+            if !c.fields.iter().any(|f| f.rust_name == u.field) {
+                continue;
+            }
+            let parse_error = |what: &str| {
+                Error::Format(format!(
+                    "the declared upgrade of {}.{} has a bad {what}",
+                    c.name, u.field
+                ))
+            };
+            let from: syn::Pat = syn::parse::Parser::parse_str(syn::Pat::parse_single, u.from)
+                .map_err(|_| parse_error("pattern"))?;
+            let to: syn::Expr = syn::parse_str(u.to).map_err(|_| parse_error("expression"))?;
+            let (field, key, message) = (ident(u.field), u.field, u.message);
+            out.push(quote! {
+                let #field = match #field {
+                    ::std::option::Option::Some(#from) => {
+                        cx.warning("legacy-value", #message, &path.key(#key), offset);
+                        ::std::option::Option::Some(#to)
+                    }
+                    other => other,
+                };
+            });
+        }
+        Ok(out)
+    }
+
     fn ty(&self, ty: &Ty) -> TokenStream {
         let rt = &self.rt;
         match ty {
@@ -611,6 +642,7 @@ impl Emitter<'_> {
         let name = ident(&c.name);
         let name_str = &c.name;
         let docs = doc(c.doc.as_deref());
+        let upgrades = self.upgrades(c)?;
         let FieldCode {
             decls,
             slots,
@@ -654,6 +686,7 @@ impl Emitter<'_> {
                         }
                     }
                     #( #finish )*
+                    #( #upgrades )*
                     let component = #name { #( #names: #names?, )* };
                     cx.define(#rt::codec::ComponentInfo::id(&component), offset, path);
                     ::std::option::Option::Some(component)

@@ -24587,6 +24587,34 @@ impl Swarm {
             .or_else(|| SwarmHandoff::HandoffMode(HandoffMode::Optional));
         let referenced_components = slot_referenced_components
             .or_else(|| ::core::default::Default::default());
+        let handoff = match handoff {
+            ::std::option::Option::Some(SwarmHandoff::Bool(true)) => {
+                cx.warning(
+                    "legacy-value",
+                    "`handoff: true` is the legacy form of `\"optional\"`, and is written as `\"optional\"`",
+                    &path.key("handoff"),
+                    offset,
+                );
+                ::std::option::Option::Some(
+                    SwarmHandoff::HandoffMode(HandoffMode::Optional),
+                )
+            }
+            other => other,
+        };
+        let handoff = match handoff {
+            ::std::option::Option::Some(SwarmHandoff::Bool(false)) => {
+                cx.warning(
+                    "legacy-value",
+                    "`handoff: false` is the legacy form of `\"never\"`, and is written as `\"never\"`",
+                    &path.key("handoff"),
+                    offset,
+                );
+                ::std::option::Option::Some(
+                    SwarmHandoff::HandoffMode(HandoffMode::Never),
+                )
+            }
+            other => other,
+        };
         let component = Swarm {
             id: id?,
             name: name?,

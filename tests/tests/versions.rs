@@ -60,3 +60,26 @@ fn explains_what_needs_the_version() {
         )
     );
 }
+
+#[test]
+fn a_boolean_swarm_handoff_is_upgraded_to_its_mode() {
+    let path = agentspec_tests::fixture("codes/legacy-value.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = agentspec_types::Document::from_json_str(&text).unwrap();
+    let warnings: Vec<(&str, &str)> = doc
+        .warnings()
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(warnings, [("legacy-value", "/handoff")]);
+    assert_eq!(doc.to_value()["handoff"], "optional");
+    let never = text.replace("\"handoff\": true", "\"handoff\": false");
+    let doc = agentspec_types::Document::from_json_str(&never).unwrap();
+    assert_eq!(doc.to_value()["handoff"], "never");
+    // written as pyagentspec writes it: the corpus document with its mode string
+    let corpus = std::fs::read_to_string(agentspec_tests::fixture("generated/swarm.json")).unwrap();
+    assert_eq!(
+        doc.to_json_pretty(),
+        corpus.replace("\"handoff\": \"always\"", "\"handoff\": \"never\"")
+    );
+}
