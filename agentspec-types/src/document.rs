@@ -161,6 +161,17 @@ impl<C: ComponentSet + Send> Document<C> {
         }
     }
 
+    /// A document for `root`, written at the oldest version that can hold it (as pyagentspec
+    /// writes what is built in code); see [`Document::min_version`].
+    pub fn at_min_version(root: C) -> Self
+    where
+        C: Sync,
+    {
+        let mut doc = Self::new(root, Version::new(0, 0, 0));
+        doc.version = doc.min_version().0;
+        doc
+    }
+
     /// Loads a JSON document.
     pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
         Self::from_str_as(text, Format::Json)

@@ -83,3 +83,20 @@ fn a_boolean_swarm_handoff_is_upgraded_to_its_mode() {
         corpus.replace("\"handoff\": \"always\"", "\"handoff\": \"never\"")
     );
 }
+
+#[test]
+fn documents_built_in_code_are_written_at_their_minimum_version() {
+    for (name, expected) in [
+        ("generated/swarm.json", "25.4.2"),
+        ("generated/agent_simple_server_tool.json", "25.4.1"),
+    ] {
+        let doc = agentspec_types::Document::from_path(agentspec_tests::fixture(name)).unwrap();
+        let built = agentspec_types::Document::at_min_version(doc.root().clone());
+        assert_eq!(built.agentspec_version().to_string(), expected, "{name}");
+        assert_eq!(
+            built.to_value(),
+            doc.to_value(),
+            "{name}: the same document"
+        );
+    }
+}

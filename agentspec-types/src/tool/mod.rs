@@ -192,10 +192,7 @@ impl ToolSpec {
             ToolKind::Server => crate::Component::ServerTool(Box::new(self.server_tool())),
             ToolKind::Client => crate::Component::ClientTool(Box::new(self.client_tool())),
         };
-        let mut doc = crate::Document::new(root, crate::Version::new(0, 0, 0));
-        let (version, _) = doc.min_version();
-        doc.set_agentspec_version(version);
-        doc
+        crate::Document::at_min_version(root)
     }
 }
 
