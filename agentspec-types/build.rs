@@ -10,7 +10,8 @@ fn main() {
         .runtime_path("crate".parse().unwrap())
         .schema_dir(&dir)
         .and_then(|settings| {
-            agentspec_codegen::build::generate_to_out_dir(settings, "agentspec_types.rs")
+            agentspec_codegen::build::generate_to_out_dir(settings.clone(), "agentspec_types.rs")?;
+            agentspec_codegen::build::json_schemas_to_out_dir(settings, "json_schemas")
         });
     if let Err(e) = settings {
         panic!("generating the Agent Spec types failed: {e}");

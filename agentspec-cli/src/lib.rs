@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use agentspec_types::diagnostic::LineIndex;
 use agentspec_types::{
-    Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, WriteOptions, locate,
+    Component, Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, Version,
+    WriteOptions, locate,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -116,6 +117,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         components: Option<PathBuf>,
     },
+    /// Print the JSON Schema (Draft 2020-12) that validates one version's documents: the
+    /// published schema file of that version, repaired to accept the root
+    /// `agentspec_version`, redacted sensitive fields and components files.
+    Schema {
+        /// The Agent Spec version (default: the newest known).
+        #[arg(long)]
+        version: Option<String>,
+    },
     /// Print the oldest Agent Spec version that can hold a document, and why.
     MinVersion {
         /// The document.
@@ -208,6 +217,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             &WriteOptions::new().include_secrets(include_secrets),
             err,
         ),
+        Command::Schema { version } => schema(version.as_deref(), out, err),
         Command::MinVersion { file, components } => {
             match Supplied::load(components.as_ref(), None, err) {
                 Ok(supplied) => min_version(&file, &supplied, out, err),
@@ -277,6 +287,31 @@ fn graph(
         return 2;
     }
     0
+}
+
+fn schema(version: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let known = <Component as agentspec_types::codec::ComponentSet>::VERSIONS;
+    let wanted = match version {
+        None => known.last().copied(),
+        Some(text) => Version::parse(text),
+    };
+    let Some(text) = wanted.and_then(agentspec_types::version::json_schema) else {
+        let list = known
+            .iter()
+            .map(Version::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            err,
+            "error: no schema for Agent Spec version `{}` (known: {list})",
+            version.unwrap_or_default()
+        );
+        return 2;
+    };
+    match writeln!(out, "{text}") {
+        Ok(()) => 0,
+        Err(_) => 2,
+    }
 }
 
 fn min_version(
@@ -595,7 +630,7 @@ fn fmt(
         let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
     }
     if let Some(version) = version {
-        let Some(version) = agentspec_types::Version::parse(version) else {
+        let Some(version) = Version::parse(version) else {
             let _ = writeln!(
                 err,
                 "error: --version {version}: not a version (MAJOR.MINOR.PATCH)"

@@ -281,6 +281,27 @@ fn min_version_explains_and_fmt_writes_at_a_version() {
 }
 
 #[test]
+fn schema_prints_the_schema_of_a_version() {
+    let out = agentspec(&["schema", "--version", "25.4.1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let printed = stdout(&out);
+    let expected =
+        agentspec_types::version::json_schema(agentspec_types::Version::new(25, 4, 1)).unwrap();
+    assert_eq!(printed, format!("{expected}\n"));
+    let schema: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(schema["title"], "Agent Spec 25.4.1 document");
+    let newest = agentspec(&["schema"]);
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&newest)).unwrap();
+    assert_eq!(schema["$defs"]["RootAgentSpecVersion"]["const"], "26.2.0");
+    let unknown = agentspec(&["schema", "--version", "25.4.0"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&unknown.stderr),
+        "error: no schema for Agent Spec version `25.4.0` (known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.2.0)\n"
+    );
+}
+
+#[test]
 fn keep_unknown_writes_plugin_components_back_unchanged() {
     let path = fixture("generated/plugin_flow_regex_node.json");
     let plain = agentspec(&["check", path.to_str().unwrap()]);

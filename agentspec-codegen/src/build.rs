@@ -16,15 +16,7 @@ use crate::{Error, Generator, Settings};
 /// // lib.rs: include!(concat!(env!("OUT_DIR"), "/agentspec.rs"));
 /// ```
 pub fn generate_to_out_dir(settings: Settings, file_name: &str) -> Result<PathBuf, Error> {
-    let out_dir = std::env::var_os("OUT_DIR")
-        .map(PathBuf::from)
-        .ok_or_else(|| Error::Io {
-            path: PathBuf::from("$OUT_DIR"),
-            source: std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "OUT_DIR is not set: call this from a build script",
-            ),
-        })?;
+    let out_dir = out_dir()?;
     for path in settings.schema_paths() {
         println!("cargo:rerun-if-changed={}", path.display());
     }
@@ -43,4 +35,52 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// Writes the JSON Schema of every version's documents (see [`Generator::json_schema`]) to
+/// `$OUT_DIR/<stem>_<version>.json`, pretty-printed, and `$OUT_DIR/<stem>.rs`: an array
+/// expression of `(version, schema text)` pairs, oldest first, to `include!`. Returns the
+/// path of the `.rs` file.
+///
+/// ```no_run
+/// // build.rs
+/// let settings = agentspec_codegen::Settings::new().bundled_schemas();
+/// agentspec_codegen::build::json_schemas_to_out_dir(settings, "schemas").unwrap();
+/// // lib.rs: const SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
+/// ```
+pub fn json_schemas_to_out_dir(settings: Settings, stem: &str) -> Result<PathBuf, Error> {
+    let out_dir = out_dir()?;
+    for path in settings.schema_paths() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    let mut index = String::from("[\n");
+    for (version, schema) in Generator::new(settings).json_schemas()? {
+        let file = out_dir.join(format!(
+            "{stem}_{}_{}_{}.json",
+            version.0, version.1, version.2
+        ));
+        let text = serde_json::to_string_pretty(&schema).expect("a JSON value always serializes");
+        write_if_changed(&file, &text)?;
+        index.push_str(&format!(
+            "    ({:?}, include_str!({:?})),\n",
+            version.to_string(),
+            file.display().to_string()
+        ));
+    }
+    index.push(']');
+    let target = out_dir.join(format!("{stem}.rs"));
+    write_if_changed(&target, &index)?;
+    Ok(target)
+}
+
+fn out_dir() -> Result<PathBuf, Error> {
+    std::env::var_os("OUT_DIR")
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::Io {
+            path: PathBuf::from("$OUT_DIR"),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "OUT_DIR is not set: call this from a build script",
+            ),
+        })
 }

@@ -24,6 +24,7 @@ mod error;
 pub mod model;
 mod names;
 mod read;
+mod schema;
 
 use std::path::{Path, PathBuf};
 
@@ -138,6 +139,39 @@ impl Generator {
 
     /// Reads the schema files into the intermediate [`model::Model`].
     pub fn model(&self) -> Result<model::Model, Error> {
+        read::read(&self.files()?)
+    }
+
+    /// The JSON Schema of the documents of every version the files list, oldest first: the
+    /// published file of that version, repaired so that it validates what pyagentspec writes
+    /// (see [`json_schema`](Generator::json_schema)).
+    pub fn json_schemas(&self) -> Result<Vec<(model::Version, serde_json::Value)>, Error> {
+        let files = self.files()?;
+        let model = read::read(&files)?;
+        model
+            .versions
+            .iter()
+            .map(|v| Ok((*v, schema::for_version(&files, &model, *v)?)))
+            .collect()
+    }
+
+    /// The JSON Schema of the documents of `version`: the oldest published file that lists
+    /// `version`, repaired where it cannot validate real documents. The root accepts each
+    /// concrete component with its `agentspec_version` (the published `Versioned<X>` roots
+    /// reject it), or a components file; sensitive fields also accept their
+    /// `{"$component_ref": "<id>.<field>"}` placeholder; `component_type` is required;
+    /// fields pyagentspec writes at `version` but the file lacks are copied from the file
+    /// that has them. `None` when no file lists `version`.
+    pub fn json_schema(&self, version: model::Version) -> Result<Option<serde_json::Value>, Error> {
+        let files = self.files()?;
+        let model = read::read(&files)?;
+        if !model.versions.contains(&version) {
+            return Ok(None);
+        }
+        schema::for_version(&files, &model, version).map(Some)
+    }
+
+    fn files(&self) -> Result<Vec<read::SchemaFile>, Error> {
         let mut files: Vec<read::SchemaFile> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         for (name, source) in &self.settings.schemas {
@@ -160,7 +194,7 @@ impl Generator {
         if files.is_empty() {
             return Err(Error::NoSchema);
         }
-        read::read(&files)
+        Ok(files)
     }
 
     /// Generates the types. The output is deterministic: the same schema bytes give the

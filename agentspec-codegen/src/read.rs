@@ -138,7 +138,7 @@ fn def_name(reference: &str) -> Option<&str> {
 }
 
 /// For each version, the file published with it: the oldest release that lists it.
-fn version_table(files: &[SchemaFile]) -> (Vec<Version>, BTreeMap<Version, usize>) {
+pub(crate) fn version_table(files: &[SchemaFile]) -> (Vec<Version>, BTreeMap<Version, usize>) {
     let mut by_release: Vec<usize> = (0..files.len()).collect();
     by_release.sort_by_key(|&i| files[i].release());
     let mut table = BTreeMap::new();

@@ -402,20 +402,32 @@ impl PluginRegistry {
         self.types.keys().copied()
     }
 
-    /// Adds the registered plugins to a published schema file (`{"$defs": …, "anyOf": …}`):
-    /// for each plugin `X`, the definitions `BaseX` (its schema), `X` (it or a reference)
-    /// and `VersionedX` (as a document root), `X` among the members of the family it
-    /// extends (`BaseNode`), and `VersionedX` among the roots.
+    /// Adds the registered plugins to a schema file (`{"$defs": …, "anyOf": …}`, published
+    /// or from [`version::json_schema`](crate::version::json_schema)): for each plugin `X`,
+    /// the definitions `BaseX` (its schema), `X` (it or a reference) and `VersionedX` (its
+    /// body with a required root `agentspec_version`), `X` among the members of the family
+    /// it extends (`BaseNode`), and `VersionedX` among the roots.
     pub fn extend_schema(&self, schema: &mut serde_json::Value) {
         use serde_json::{Value, json};
+        let has_components_file = schema.pointer("/$defs/ComponentsFile").is_some();
         for (name, registered) in &self.types {
             let reference = |def: &str| json!({ "$ref": format!("#/$defs/{def}") });
             let either = json!({"anyOf": [reference(&format!("Base{name}")), reference("ComponentReference")]});
-            let mut versioned = either.clone();
-            versioned["properties"] =
-                json!({"agentspec_version": reference("AgentSpecVersionEnum")});
+            let base = (registered.schema)();
             if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
-                defs.insert(format!("Base{name}"), (registered.schema)());
+                // The root form: the body with its `agentspec_version` (pinned to one
+                // version in a schema from `version::json_schema`).
+                let version = if defs.contains_key("RootAgentSpecVersion") {
+                    "RootAgentSpecVersion"
+                } else {
+                    "AgentSpecVersionEnum"
+                };
+                let mut versioned = base.clone();
+                versioned["properties"]["agentspec_version"] = reference(version);
+                if let Value::Array(required) = &mut versioned["required"] {
+                    required.push(json!("agentspec_version"));
+                }
+                defs.insert(format!("Base{name}"), base);
                 defs.insert((*name).to_owned(), either);
                 defs.insert(format!("Versioned{name}"), versioned);
                 let family = format!("Base{}", (registered.family_schema_name)());
@@ -426,7 +438,16 @@ impl PluginRegistry {
                 }
             }
             if let Some(Value::Array(roots)) = schema.get_mut("anyOf") {
-                roots.push(reference(&format!("Versioned{name}")));
+                roots.insert(
+                    roots.len().saturating_sub(usize::from(has_components_file)),
+                    reference(&format!("Versioned{name}")),
+                );
+            }
+            // The components of a components file are written as roots too.
+            if let Some(Value::Array(members)) = schema.pointer_mut(
+                "/$defs/ComponentsFile/properties/$referenced_components/additionalProperties/anyOf",
+            ) {
+                members.push(reference(&format!("Versioned{name}")));
             }
         }
     }

@@ -42,6 +42,29 @@ impl Version {
     }
 }
 
+/// The JSON Schema of every known version's documents, oldest first, generated from
+/// `schema/` by `agentspec-codegen`.
+const JSON_SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/json_schemas.rs"));
+
+/// The JSON Schema (Draft 2020-12, pretty-printed) that validates the documents of
+/// `version`: the schema file published with that version, repaired so that it accepts what
+/// the reference SDK writes. Its root accepts each concrete component carrying
+/// `agentspec_version: "<version>"` (the published roots reject every document that has
+/// one), or a components file; a sensitive field also accepts the `{"$component_ref":
+/// "<id>.<field>"}` placeholder it is written as; `component_type` is required; fields the
+/// SDK writes at `version` but the file lacks come from the newer file that has them.
+/// `None` for a version no schema file lists.
+///
+/// The schema checks shapes only: references, flow structure and the other rules of
+/// [`Document::validate`](crate::Document::validate) are beyond it.
+pub fn json_schema(version: Version) -> Option<&'static str> {
+    let wanted = version.to_string();
+    JSON_SCHEMAS
+        .iter()
+        .find(|(v, _)| *v == wanted)
+        .map(|(_, text)| *text)
+}
+
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}.{}", self.major, self.minor, self.patch)

@@ -7,6 +7,73 @@ use agentspec_types::{Diagnostic, Document, Format, locate};
 
 use serde_json::{Value, json};
 
+/// The plugin types of the conformance corpus, declared in Rust.
+pub mod corpus_plugins {
+    use agentspec_types::{AnyLlmConfig, ComponentFields, NodeFields, RefOr};
+
+    /// Extracts the first match of a regular expression.
+    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+    #[component(
+        extends = agentspec_types::Node,
+        plugin_name = "PydanticComponentPlugin",
+        plugin_version = "26.3.1",
+        io = regex_io
+    )]
+    pub struct PluginRegexNode {
+        #[component(base)]
+        pub base: NodeFields,
+        /// Regex applied to the input text.
+        pub regex_pattern: String,
+    }
+
+    /// A regex node reads `text` and writes `output`, then goes on along `next`.
+    fn regex_io(_node: &PluginRegexNode) -> agentspec_types::plugin::InferredIo {
+        agentspec_types::plugin::InferredIo {
+            inputs: Some(vec!["text".into()]),
+            outputs: Some(vec!["output".into()]),
+            branches: Some(vec!["next".into()]),
+        }
+    }
+
+    /// A weather service: a component that extends no family.
+    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+    #[component(plugin_name = "PydanticComponentPlugin", plugin_version = "26.3.1")]
+    pub struct PluginWeatherService {
+        #[component(base)]
+        pub base: ComponentFields,
+        pub endpoint: String,
+        pub units: Option<String>,
+        pub llm_config: RefOr<AnyLlmConfig>,
+    }
+
+    /// A registry of both.
+    pub fn registry() -> agentspec_types::plugin::PluginRegistry {
+        agentspec_types::plugin::PluginRegistry::new()
+            .with::<PluginRegexNode>()
+            .and_then(|r| r.with::<PluginWeatherService>())
+            .expect("two distinct plugin types")
+    }
+}
+
+/// Every `$ref` of `value` names a definition `schema` has.
+pub fn dangling_refs(value: &Value, schema: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                let ok = r == "#"
+                    || r.strip_prefix("#/$defs/")
+                        .is_some_and(|d| schema["$defs"].get(d).is_some());
+                if !ok {
+                    out.push(r.clone());
+                }
+            }
+            map.values().for_each(|v| dangling_refs(v, schema, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| dangling_refs(v, schema, out)),
+        _ => {}
+    }
+}
+
 /// `tests/fixtures/<relative>`.
 pub fn fixture(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

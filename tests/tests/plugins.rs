@@ -1,7 +1,7 @@
 //! Plugin components with no plugin registered: an error by default; with `keep_unknown`,
 //! kept as raw components in their family's `Plugin` variant and written back unchanged.
 
-use agentspec_tests::{fixture, same_layout};
+use agentspec_tests::{dangling_refs, fixture, same_layout};
 use agentspec_types::{Component, Document, Format, LoadOptions, Output, WriteOptions};
 use serde_json::Value;
 
@@ -112,55 +112,8 @@ fn keep_unknown_still_rejects_a_built_in_type_in_the_wrong_place() {
     assert_eq!(codes, ["wrong-component-family"]);
 }
 
-/// The plugin types of the conformance corpus, declared in Rust.
-mod corpus_plugins {
-    use agentspec_types::{AnyLlmConfig, ComponentFields, NodeFields, RefOr};
-
-    /// Extracts the first match of a regular expression.
-    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
-    #[component(
-        extends = agentspec_types::Node,
-        plugin_name = "PydanticComponentPlugin",
-        plugin_version = "26.3.1",
-        io = regex_io
-    )]
-    pub struct PluginRegexNode {
-        #[component(base)]
-        pub base: NodeFields,
-        /// Regex applied to the input text.
-        pub regex_pattern: String,
-    }
-
-    /// A regex node reads `text` and writes `output`, then goes on along `next`.
-    fn regex_io(_node: &PluginRegexNode) -> agentspec_types::plugin::InferredIo {
-        agentspec_types::plugin::InferredIo {
-            inputs: Some(vec!["text".into()]),
-            outputs: Some(vec!["output".into()]),
-            branches: Some(vec!["next".into()]),
-        }
-    }
-
-    /// A weather service: a component that extends no family.
-    #[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
-    #[component(plugin_name = "PydanticComponentPlugin", plugin_version = "26.3.1")]
-    pub struct PluginWeatherService {
-        #[component(base)]
-        pub base: ComponentFields,
-        pub endpoint: String,
-        pub units: Option<String>,
-        pub llm_config: RefOr<AnyLlmConfig>,
-    }
-}
-
+use agentspec_tests::corpus_plugins::{PluginRegexNode, PluginWeatherService, registry};
 use agentspec_types::plugin::PluginRegistry;
-use corpus_plugins::{PluginRegexNode, PluginWeatherService};
-
-fn registry() -> PluginRegistry {
-    PluginRegistry::new()
-        .with::<PluginRegexNode>()
-        .and_then(|r| r.with::<PluginWeatherService>())
-        .unwrap()
-}
 
 fn load_typed(name: &str) -> Result<Document, agentspec_types::LoadError> {
     let plugins = registry();
@@ -392,25 +345,6 @@ fn plugins_are_validated_against_the_io_their_hook_infers() {
             )
         ]
     );
-}
-
-/// Every `$ref` of `value` names a definition `schema` has.
-fn dangling_refs(value: &Value, schema: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(r)) = map.get("$ref") {
-                let ok = r == "#"
-                    || r.strip_prefix("#/$defs/")
-                        .is_some_and(|d| schema["$defs"].get(d).is_some());
-                if !ok {
-                    out.push(r.clone());
-                }
-            }
-            map.values().for_each(|v| dangling_refs(v, schema, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| dangling_refs(v, schema, out)),
-        _ => {}
-    }
 }
 
 #[test]
