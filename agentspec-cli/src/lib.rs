@@ -66,6 +66,10 @@ enum Command {
         /// content needs a newer one.
         #[arg(long, value_name = "VERSION")]
         version: Option<String>,
+        /// With `--version`: leave out the fields that version does not have, reporting each
+        /// one dropped (`dropped-field`), instead of failing.
+        #[arg(long, requires = "version")]
+        drop_newer: bool,
         /// Keep components of types nothing defines (plugin components) as read, instead of
         /// failing with `plugin-not-registered`.
         #[arg(long)]
@@ -194,12 +198,14 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             values,
             include_secrets,
             version,
+            drop_newer,
             keep_unknown,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
             Ok(mut supplied) => {
                 supplied.keep_unknown = keep_unknown;
                 let write = WriteOptions::new().include_secrets(include_secrets);
-                fmt(&file, (to, version.as_deref()), &supplied, &write, out, err)
+                let target = (to, version.as_deref(), drop_newer);
+                fmt(&file, target, &supplied, &write, out, err)
             }
             Err(code) => code,
         },
@@ -609,7 +615,7 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
 
 fn fmt(
     path: &PathBuf,
-    (to, version): (Option<TextFormat>, Option<&str>),
+    (to, version, drop_newer): (Option<TextFormat>, Option<&str>, bool),
     supplied: &Supplied,
     write: &WriteOptions,
     out: &mut dyn Write,
@@ -637,8 +643,19 @@ fn fmt(
             );
             return 2;
         };
-        doc = match doc.with_version(version) {
-            Ok(doc) => doc,
+        let moved = if drop_newer {
+            doc.with_version_dropping(version)
+        } else {
+            doc.with_version(version).map(|doc| (doc, Vec::new()))
+        };
+        doc = match moved {
+            Ok((doc, mut dropped)) => {
+                locate(&mut dropped, &loaded.text, loaded.format);
+                for d in &dropped {
+                    let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
+                }
+                doc
+            }
             Err(mut e) => {
                 // The document is written in the source's layout, so its pointers are there too.
                 locate(&mut e.diagnostics, &loaded.text, loaded.format);

@@ -281,6 +281,29 @@ fn min_version_explains_and_fmt_writes_at_a_version() {
 }
 
 #[test]
+fn fmt_drops_newer_fields_only_when_asked() {
+    let path = fixture("edge-cases/newer_field_in_older_version_dropped_on_reserialize.json");
+    let path = path.to_str().unwrap();
+    let kept = agentspec(&["fmt", path]);
+    assert_eq!(kept.status.code(), Some(0));
+    assert!(stdout(&kept).contains("\"provider\": \"meta\""));
+    assert!(stdout(&kept).ends_with("\"agentspec_version\": \"26.1.2\"\n}\n"));
+    let refused = agentspec(&["fmt", path, "--version", "25.4.1"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let dropped = agentspec(&["fmt", path, "--version", "25.4.1", "--drop-newer"]);
+    assert_eq!(dropped.status.code(), Some(0));
+    assert!(!stdout(&dropped).contains("provider"));
+    assert!(stdout(&dropped).ends_with("\"agentspec_version\": \"25.4.1\"\n}\n"));
+    let report = String::from_utf8_lossy(&dropped.stderr).into_owned();
+    assert!(
+        report.contains(":132:9: warning[dropped-field]: `VllmConfig.provider` is dropped: it exists from Agent Spec 26.1.2, and the document is written at 25.4.1 (at /$referenced_components/llm_node/llm_config/provider)"),
+        "{report}"
+    );
+    let without_version = agentspec(&["fmt", path, "--drop-newer"]);
+    assert_eq!(without_version.status.code(), Some(2));
+}
+
+#[test]
 fn schema_prints_the_schema_of_a_version() {
     let out = agentspec(&["schema", "--version", "25.4.1"]);
     assert_eq!(out.status.code(), Some(0));

@@ -83,19 +83,36 @@ pub(crate) enum Gate {
     Check(&'static str),
 }
 
-/// Value-dependent version gates the schema files cannot say.
-pub(crate) fn value_gate(component: &str, field: &str) -> Option<(Version, Gate)> {
+/// Value-dependent version gates the schema files cannot say, with what holds the value
+/// (for messages: "`LlmNode.outputs` with …").
+pub(crate) fn value_gate(component: &str, field: &str) -> Option<(Version, Gate, &'static str)> {
     match (component, field) {
         // The `XAI` provider exists from 26.1.2.
-        ("OciGenAiConfig", "provider") => Some((Version(26, 1, 2), Gate::Equals("XAI"))),
-        // Structured generation (several outputs, or a non-string one) exists from 25.4.2.
-        ("LlmNode", "outputs") => Some((Version(25, 4, 2), Gate::Check("structured_outputs"))),
-        // A body that is not a JSON object (a string or bytes) exists from 25.4.2.
-        ("ApiNode" | "RemoteTool", "data") => {
-            Some((Version(25, 4, 2), Gate::Check("data_not_object")))
+        ("OciGenAiConfig", "provider") => {
+            Some((Version(26, 1, 2), Gate::Equals("XAI"), "set to `XAI`"))
         }
+        // Structured generation (several outputs, or a non-string one) exists from 25.4.2.
+        ("LlmNode", "outputs") => Some((
+            Version(25, 4, 2),
+            Gate::Check("structured_outputs"),
+            "with several outputs, or one that is not a string (structured generation),",
+        )),
+        // A body that is not a JSON object (a string or bytes) exists from 25.4.2.
+        ("ApiNode" | "RemoteTool", "data") => Some((
+            Version(25, 4, 2),
+            Gate::Check("data_not_object"),
+            "that is not a JSON object",
+        )),
         _ => None,
     }
+}
+
+/// Newer fields the reference SDK reads in older documents without raising their version,
+/// and only drops when it writes them (REFERENCE-SEMANTICS 6.3: `provider` on a
+/// `VllmConfig` in a 25.4.1 document). Reading one is a warning; every other newer field
+/// holding a value is an error, as its value changes the meaning.
+pub(crate) fn informational(_component: &str, field: &str) -> bool {
+    field == "provider"
 }
 
 /// A legacy value pyagentspec upgrades when it reads it, and so writes in its new form.

@@ -369,6 +369,15 @@ impl Emitter<'_> {
     fn fields(&self, owner: &str, fields: &[Field]) -> Result<FieldCode, Error> {
         let rt = &self.rt;
         let mut code = FieldCode::default();
+        // A field as old as its component (or value struct) needs no check of its own: the
+        // component's is enough.
+        let owner_since = self
+            .model
+            .components
+            .get(owner)
+            .map(|c| c.since)
+            .or_else(|| fields.iter().map(|f| f.since).min())
+            .unwrap_or(self.model.versions[0]);
         for f in fields {
             let json = f.json_name.as_str();
             if let Some(constant) = &f.constant {
@@ -401,12 +410,33 @@ impl Emitter<'_> {
                 }
                 None => quote! { cx.field(&mut #slot, entry.value, &path.key(#json)) },
             };
-            if f.since > self.model.versions[0] {
+            // After the value is read: is it newer than the document declares?
+            let mut checks = TokenStream::new();
+            if f.since > owner_since {
                 let since = version_tokens(rt, f.since);
                 let what = format!("{owner}.{json}");
-                code.arms.push(quote! { #json => { cx.newer_field(#since, #what, entry.key_offset, path, #json); #decode } });
-            } else {
+                let changed = match self.missing_expr(f, owner)? {
+                    Some(default) => quote! {
+                        || matches!(&#slot, #rt::codec::Slot::Present(value) if { let default: #ty = #default; *value != default })
+                    },
+                    None => quote! { || matches!(&#slot, #rt::codec::Slot::Present(_)) },
+                };
+                let informational = crate::declared::informational(owner, json);
+                checks.extend(quote! { cx.newer_field(#since, #what, entry.key_offset, path, #json, #informational, #changed); });
+            }
+            if let Some((gate_version, gate, described)) = crate::declared::value_gate(owner, json)
+            {
+                let holds = gate_check(rt, &gate, &quote!(value));
+                let since = version_tokens(rt, gate_version);
+                let what = format!("`{owner}.{json}` {described}");
+                checks.extend(quote! {
+                    cx.gated_value(#since, #what, entry.key_offset, path, #json, || matches!(&#slot, #rt::codec::Slot::Present(value) if #holds));
+                });
+            }
+            if checks.is_empty() {
                 code.arms.push(quote! { #json => #decode, });
+            } else {
+                code.arms.push(quote! { #json => { #decode; #checks } });
             }
             code.known.push(json.to_owned());
             let value = match self.missing_expr(f, owner)? {
@@ -435,16 +465,8 @@ impl Emitter<'_> {
             } else {
                 quote! { sink.key(#json); #rt::codec::Encode::encode(&self.#name, sink, cx); }
             };
-            if let Some((gate_version, gate)) = crate::declared::value_gate(owner, json) {
-                let check = match gate {
-                    crate::declared::Gate::Equals(value) => {
-                        quote! { #rt::codec::gates::holds(&self.#name, #value) }
-                    }
-                    crate::declared::Gate::Check(function) => {
-                        let function = format_ident!("{}", function);
-                        quote! { #rt::codec::gates::#function(&self.#name) }
-                    }
-                };
+            if let Some((gate_version, gate, _)) = crate::declared::value_gate(owner, json) {
+                let check = gate_check(rt, &gate, &quote!(&self.#name));
                 let gate_version = version_tokens(rt, gate_version);
                 let what = format!("{owner}.{json}");
                 code.gates
@@ -679,7 +701,7 @@ impl Emitter<'_> {
                     #( #slots )*
                     for entry in entries {
                         match entry.key.as_str() {
-                            "component_type" => {}
+                            "component_type" => cx.newer_component(Self::SINCE, #name_str, entry.key_offset, path),
                             #( #arms )*
                             "agentspec_version" => cx.nested_version(entry, path),
                             _ => cx.unknown_field(&entry, #name_str, Self::FIELDS, path),
@@ -839,4 +861,17 @@ struct FieldCode {
     known: Vec<String>,
     walk: Vec<TokenStream>,
     gates: Vec<TokenStream>,
+}
+
+/// The check of a declared value gate over `value` (a reference to the field's value).
+fn gate_check(rt: &TokenStream, gate: &crate::declared::Gate, value: &TokenStream) -> TokenStream {
+    match gate {
+        crate::declared::Gate::Equals(expected) => {
+            quote! { #rt::codec::gates::holds(#value, #expected) }
+        }
+        crate::declared::Gate::Check(function) => {
+            let function = format_ident!("{}", function);
+            quote! { #rt::codec::gates::#function(#value) }
+        }
+    }
 }

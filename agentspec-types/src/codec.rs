@@ -220,6 +220,9 @@ pub struct Decoder {
     pub(crate) keep_unknown: bool,
     /// Registered plugin component types.
     pub(crate) plugins: crate::plugin::PluginRegistry,
+    /// The newest version a kept newer field needs, when the declared version is older: the
+    /// document is written at it.
+    pub(crate) raised: Option<Version>,
 }
 
 /// A `{"$component_ref": "<id>.<field>"}` placeholder of a sensitive field.
@@ -530,8 +533,13 @@ impl Decoder {
         });
     }
 
-    /// A field that exists from `since`, found in the document: a warning when the document
-    /// declares an older version.
+    /// A field that exists from `since`, read from a document that declares an older
+    /// version. When `changed` (it holds something other than its default), a reader of the
+    /// declared version would ignore a value that changes the meaning: an error
+    /// (`newer-value`), unless the field is `informational` (the reference SDK reads it in
+    /// older documents, and only drops it): then a warning, and the document is written at
+    /// `since`. A default value is a warning, and is left out when written.
+    #[allow(clippy::too_many_arguments)]
     pub fn newer_field(
         &mut self,
         since: Version,
@@ -539,15 +547,94 @@ impl Decoder {
         key_offset: u32,
         path: &Path<'_>,
         key: &str,
+        informational: bool,
+        changed: impl FnOnce() -> bool,
+    ) {
+        let Some(version) = self
+            .version
+            .filter(|v| since > *v && since != Version::NEVER)
+        else {
+            return;
+        };
+        let at = path.key(key);
+        match (changed(), informational) {
+            (true, false) => self.error(
+                "newer-value",
+                format!(
+                    "`{what}` exists from Agent Spec {since} and the document declares {version}: a {version} reader ignores it, and its value changes the meaning; declare {since} or later, or remove it"
+                ),
+                &at,
+                key_offset,
+            ),
+            (true, true) => {
+                self.raised = self.raised.max(Some(since));
+                self.warning(
+                    "newer-field",
+                    format!(
+                        "`{what}` exists from Agent Spec {since} and the document declares {version}: kept, so the document is written at {since} (writing it at {version} drops it only when asked, with a report)"
+                    ),
+                    &at,
+                    key_offset,
+                );
+            }
+            (false, _) => self.warning(
+                "newer-field",
+                format!(
+                    "`{what}` exists from Agent Spec {since} and the document declares {version}: it holds its default, and is left out when written at {version}"
+                ),
+                &at,
+                key_offset,
+            ),
+        }
+    }
+
+    /// A component type that exists from `since`, read from a document that declares an
+    /// older version: an error (`version-too-old`).
+    pub fn newer_component(
+        &mut self,
+        since: Version,
+        what: &str,
+        key_offset: u32,
+        path: &Path<'_>,
     ) {
         if let Some(version) = self.version
             && since > version
-            && since != Version::NEVER
         {
-            let message = format!(
-                "`{what}` exists from Agent Spec {since} and the document declares {version}: a value other than the default is kept and written (the document then needs {since}), the default is left out"
+            self.error(
+                "version-too-old",
+                format!(
+                    "{what} exists from Agent Spec {since}, and the document declares {version}; declare {since} or later"
+                ),
+                &path.key("component_type"),
+                key_offset,
             );
-            self.warning("newer-field", message, &path.key(key), key_offset);
+        }
+    }
+
+    /// A value that exists from `since` (a declared, value-dependent gate such as
+    /// `provider: XAI`), read from a document that declares an older version: an error
+    /// (`newer-value`) when `holds`.
+    pub fn gated_value(
+        &mut self,
+        since: Version,
+        what: &str,
+        key_offset: u32,
+        path: &Path<'_>,
+        key: &str,
+        holds: impl FnOnce() -> bool,
+    ) {
+        if let Some(version) = self.version
+            && since > version
+            && holds()
+        {
+            self.error(
+                "newer-value",
+                format!(
+                    "{what} exists from Agent Spec {since} and the document declares {version}; declare {since} or later, or change it"
+                ),
+                &path.key(key),
+                key_offset,
+            );
         }
     }
 
@@ -765,6 +852,13 @@ pub struct Encoder {
     pub include_secrets: bool,
     /// What needs a newer version than `version`, found while writing.
     pub(crate) needs: std::cell::RefCell<Vec<Need>>,
+    /// Leave out the fields `version` lacks even when they hold a value, recording them in
+    /// `dropped` (only on explicit request: [`Document::with_version_dropping`]).
+    ///
+    /// [`Document::with_version_dropping`]: crate::Document::with_version_dropping
+    pub(crate) drop_newer: bool,
+    /// The fields left out by `drop_newer`.
+    pub(crate) dropped: std::cell::RefCell<Vec<Need>>,
 }
 
 /// Something a document holds that needs a version newer than the one it is written at.
@@ -787,6 +881,8 @@ impl Encoder {
             version,
             include_secrets,
             needs: Default::default(),
+            drop_newer: false,
+            dropped: Default::default(),
         }
     }
 
@@ -796,7 +892,8 @@ impl Encoder {
     }
 
     /// A field from `since` that the version lacks: written anyway when it holds a
-    /// non-default value (never dropped silently), and recorded as needing `since`.
+    /// non-default value (never dropped silently), and recorded as needing `since`; in
+    /// `drop_newer` mode, left out and recorded as dropped.
     pub fn forced(
         &self,
         since: Version,
@@ -805,22 +902,26 @@ impl Encoder {
         key: &str,
         non_default: bool,
     ) -> bool {
-        if non_default {
-            let pointer = sink.pointer().map(|mut p| {
-                push_pointer_token(&mut p, key);
-                p
-            });
-            self.needs.borrow_mut().push(Need {
-                version: since,
-                what,
-                field: true,
-                pointer,
-            });
+        if !non_default {
+            return false;
         }
-        non_default
+        let need = Need {
+            version: since,
+            what,
+            field: true,
+            pointer: field_pointer(sink, key),
+        };
+        if self.drop_newer {
+            self.dropped.borrow_mut().push(need);
+            false
+        } else {
+            self.needs.borrow_mut().push(need);
+            true
+        }
     }
 
     /// A value that needs `since` (a declared, value-dependent gate), recorded when it holds.
+    /// It cannot be dropped: the field exists at the version, its value does not.
     pub fn value_gate(
         &self,
         since: Version,
@@ -829,7 +930,14 @@ impl Encoder {
         key: &str,
         holds: bool,
     ) {
-        self.forced(since, what, sink, key, holds && since > self.version);
+        if holds && since > self.version {
+            self.needs.borrow_mut().push(Need {
+                version: since,
+                what,
+                field: true,
+                pointer: field_pointer(sink, key),
+            });
+        }
     }
 
     /// A component type that exists from `since`, written here.
@@ -843,6 +951,14 @@ impl Encoder {
             });
         }
     }
+}
+
+/// The pointer of the field `key` of the object `sink` is writing, when it tracks pointers.
+fn field_pointer(sink: &dyn Sink, key: &str) -> Option<String> {
+    sink.pointer().map(|mut p| {
+        push_pointer_token(&mut p, key);
+        p
+    })
 }
 
 /// The closest of `candidates` to `word` (edit distance at most a third of its length).

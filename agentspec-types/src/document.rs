@@ -541,11 +541,15 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Streams the document into `sink` with `options`.
     pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
-        let cx = Encoder::new(self.version, options.include_secrets);
+        self.encode(sink, &Encoder::new(self.version, options.include_secrets));
+    }
+
+    /// Writes the root object at `cx.version`.
+    fn encode(&self, sink: &mut dyn Sink, cx: &Encoder) {
         sink.begin_object();
-        self.root.encode_body(sink, &cx);
+        self.root.encode_body(sink, cx);
         sink.key("agentspec_version");
-        sink.str(&self.version.to_string());
+        sink.str(&cx.version.to_string());
         sink.end_object();
     }
 
@@ -555,45 +559,56 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: Sync,
     {
-        if !C::VERSIONS.contains(&version) {
-            let known = C::VERSIONS
-                .iter()
-                .map(Version::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            let d = Diagnostic::error(
-                "unknown-version",
-                format!("Agent Spec version {version} is not known (known: {known})"),
-                "",
-                None,
-            );
-            return Err(LoadError {
-                diagnostics: vec![d],
-            });
-        }
+        known_version::<C>(version)?;
         match self.min_version() {
-            (min, Some(need)) if version < min => {
-                let what = if need.field {
-                    format!("`{}` is set", need.what)
-                } else {
-                    format!("it holds a `{}`", need.what)
-                };
-                let message = format!("cannot write at {version}: {what}, which needs {min}");
-                let d = Diagnostic::error(
-                    "version-too-old",
-                    message,
-                    need.pointer.unwrap_or_default(),
-                    None,
-                );
-                Err(LoadError {
-                    diagnostics: vec![d],
-                })
-            }
+            (min, Some(need)) if version < min => Err(too_old(version, min, need)),
             _ => {
                 self.version = version;
                 Ok(self)
             }
         }
+    }
+
+    /// The document set to be written at `version`, without the fields `version` does not
+    /// have that hold a value: each one dropped is reported as a `dropped-field` warning at
+    /// its pointer. Components and values newer than `version` cannot be dropped: an error
+    /// names them, as [`with_version`](Document::with_version) does.
+    pub fn with_version_dropping(
+        mut self,
+        version: Version,
+    ) -> Result<(Self, Vec<Diagnostic>), LoadError>
+    where
+        C: Sync,
+    {
+        known_version::<C>(version)?;
+        let mut cx = Encoder::new(version, true);
+        cx.drop_newer = true;
+        let (needs, dropped) = self.walk_needs(cx);
+        if let Some(need) = newest(&needs) {
+            return Err(too_old(version, need.version, need.clone()));
+        }
+        if dropped.is_empty() {
+            self.version = version;
+            return Ok((self, Vec::new()));
+        }
+        let report = dropped
+            .iter()
+            .map(|d| {
+                Diagnostic::warning(
+                    "dropped-field",
+                    format!(
+                        "`{}` is dropped: it exists from Agent Spec {}, and the document is written at {version}",
+                        d.what, d.version
+                    ),
+                    d.pointer.clone().unwrap_or_default(),
+                    None,
+                )
+            })
+            .collect();
+        let mut cx = Encoder::new(version, true);
+        cx.drop_newer = true;
+        let value = self.write_into_with(ValueSink::new(), cx).finish();
+        Ok((self.reload.load(&value)?, report))
     }
 
     /// The oldest Agent Spec version that can hold this document, and what decides it: the
@@ -604,41 +619,51 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let oldest = C::VERSIONS.first().copied().unwrap_or(self.version);
-        let walk = || {
-            let cx = Encoder::new(oldest, true);
-            let mut sink = crate::sink::PathSink::new();
-            sink.begin_object();
-            self.root.encode_body(&mut sink, &cx);
-            sink.end_object();
-            cx.needs.into_inner()
-        };
-        let needs = if self.depth > DEEP {
-            on_big_stack(self.depth, walk)
-        } else {
-            walk()
-        };
-        // The newest need decides; among equals, the first in the document.
-        let top = needs.iter().fold(None::<&Need>, |best, n| match best {
-            Some(b) if b.version >= n.version => Some(b),
-            _ => Some(n),
-        });
-        match top {
+        let (needs, _) = self.walk_needs(Encoder::new(oldest, true));
+        match newest(&needs) {
             Some(n) => (n.version, Some(n.clone())),
             None => (oldest, None),
         }
     }
 
-    fn write_into<S: Sink + Send>(&self, mut sink: S, options: &WriteOptions) -> S
+    /// Writes the document with `cx` into a sink that tracks pointers, and returns what
+    /// needs a newer version than `cx.version`, and what `cx` dropped.
+    fn walk_needs(&self, cx: Encoder) -> (Vec<Need>, Vec<Need>)
+    where
+        C: Sync,
+    {
+        let walk = move || {
+            let mut sink = crate::sink::PathSink::new();
+            sink.begin_object();
+            self.root.encode_body(&mut sink, &cx);
+            sink.end_object();
+            (cx.needs.into_inner(), cx.dropped.into_inner())
+        };
+        if self.depth > DEEP {
+            on_big_stack(self.depth, walk)
+        } else {
+            walk()
+        }
+    }
+
+    fn write_into<S: Sink + Send>(&self, sink: S, options: &WriteOptions) -> S
+    where
+        C: Sync,
+    {
+        self.write_into_with(sink, Encoder::new(self.version, options.include_secrets))
+    }
+
+    fn write_into_with<S: Sink + Send>(&self, mut sink: S, cx: Encoder) -> S
     where
         C: Sync,
     {
         if self.depth > DEEP {
-            on_big_stack(self.depth, || {
-                self.write_with(&mut sink, options);
+            on_big_stack(self.depth, move || {
+                self.encode(&mut sink, &cx);
                 sink
             })
         } else {
-            self.write_with(&mut sink, options);
+            self.encode(&mut sink, &cx);
             sink
         }
     }
@@ -702,6 +727,53 @@ impl<C: ComponentSet + Send> Document<C> {
             Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
             Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
+    }
+}
+
+/// An error unless `version` is one the type set knows.
+fn known_version<C: ComponentSet>(version: Version) -> Result<(), LoadError> {
+    if C::VERSIONS.contains(&version) {
+        return Ok(());
+    }
+    let known = C::VERSIONS
+        .iter()
+        .map(Version::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let d = Diagnostic::error(
+        "unknown-version",
+        format!("Agent Spec version {version} is not known (known: {known})"),
+        "",
+        None,
+    );
+    Err(LoadError {
+        diagnostics: vec![d],
+    })
+}
+
+/// The newest of `needs`; among equals, the first in the document.
+fn newest(needs: &[Need]) -> Option<&Need> {
+    needs.iter().fold(None::<&Need>, |best, n| match best {
+        Some(b) if b.version >= n.version => Some(b),
+        _ => Some(n),
+    })
+}
+
+/// Writing at `version` is refused: `need` needs `min`.
+fn too_old(version: Version, min: Version, need: Need) -> LoadError {
+    let what = if need.field {
+        format!("`{}` is set", need.what)
+    } else {
+        format!("it holds a `{}`", need.what)
+    };
+    let message = format!("cannot write at {version}: {what}, which needs {min}");
+    LoadError {
+        diagnostics: vec![Diagnostic::error(
+            "version-too-old",
+            message,
+            need.pointer.unwrap_or_default(),
+            None,
+        )],
     }
 }
 
@@ -876,6 +948,8 @@ pub(crate) fn decode_document<C: ComponentSet>(
         )
     };
     check_references(&mut cx, source, registry);
+    // A kept newer field (reported) raises the version the document is written at.
+    let version = version.map(|v| cx.raised.map_or(v, |raised| raised.max(v)));
     let mut diagnostics = std::mem::take(&mut cx.diagnostics);
     diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
     match (root, version) {

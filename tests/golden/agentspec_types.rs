@@ -1052,23 +1052,9 @@ impl ::agentspec_types::codec::Decode for A2ASessionParameters {
         for entry in entries {
             match entry.key.as_str() {
                 "timeout" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2ASessionParameters.timeout",
-                        entry.key_offset,
-                        path,
-                        "timeout",
-                    );
                     cx.field(&mut slot_timeout, entry.value, &path.key("timeout"))
                 }
                 "poll_interval" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2ASessionParameters.poll_interval",
-                        entry.key_offset,
-                        path,
-                        "poll_interval",
-                    );
                     cx.field(
                         &mut slot_poll_interval,
                         entry.value,
@@ -1076,13 +1062,6 @@ impl ::agentspec_types::codec::Decode for A2ASessionParameters {
                     )
                 }
                 "max_retries" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2ASessionParameters.max_retries",
-                        entry.key_offset,
-                        path,
-                        "max_retries",
-                    );
                     cx.field(
                         &mut slot_max_retries,
                         entry.value,
@@ -1318,13 +1297,6 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
         for entry in entries {
             match entry.key.as_str() {
                 "authorization_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthEndpoints.authorization_endpoint",
-                        entry.key_offset,
-                        path,
-                        "authorization_endpoint",
-                    );
                     cx.field(
                         &mut slot_authorization_endpoint,
                         entry.value,
@@ -1332,13 +1304,6 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "token_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthEndpoints.token_endpoint",
-                        entry.key_offset,
-                        path,
-                        "token_endpoint",
-                    );
                     cx.field(
                         &mut slot_token_endpoint,
                         entry.value,
@@ -1346,13 +1311,6 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "refresh_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthEndpoints.refresh_endpoint",
-                        entry.key_offset,
-                        path,
-                        "refresh_endpoint",
-                    );
                     cx.field(
                         &mut slot_refresh_endpoint,
                         entry.value,
@@ -1360,13 +1318,6 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "revocation_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthEndpoints.revocation_endpoint",
-                        entry.key_offset,
-                        path,
-                        "revocation_endpoint",
-                    );
                     cx.field(
                         &mut slot_revocation_endpoint,
                         entry.value,
@@ -1374,13 +1325,6 @@ impl ::agentspec_types::codec::Decode for OAuthEndpoints {
                     )
                 }
                 "userinfo_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthEndpoints.userinfo_endpoint",
-                        entry.key_offset,
-                        path,
-                        "userinfo_endpoint",
-                    );
                     cx.field(
                         &mut slot_userinfo_endpoint,
                         entry.value,
@@ -1538,25 +1482,9 @@ impl ::agentspec_types::codec::Decode for PKCEPolicy {
         for entry in entries {
             match entry.key.as_str() {
                 "required" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PKCEPolicy.required",
-                        entry.key_offset,
-                        path,
-                        "required",
-                    );
                     cx.field(&mut slot_required, entry.value, &path.key("required"))
                 }
-                "method" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PKCEPolicy.method",
-                        entry.key_offset,
-                        path,
-                        "method",
-                    );
-                    cx.field(&mut slot_method, entry.value, &path.key("method"))
-                }
+                "method" => cx.field(&mut slot_method, entry.value, &path.key("method")),
                 _ => {
                     cx.unknown_field(&entry, "PKCEPolicy", &["required", "method"], path)
                 }
@@ -1680,13 +1608,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
         for entry in entries {
             match entry.key.as_str() {
                 "max_attempts" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.max_attempts",
-                        entry.key_offset,
-                        path,
-                        "max_attempts",
-                    );
                     cx.field_min(
                         &mut slot_max_attempts,
                         entry.value,
@@ -1696,13 +1617,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "request_timeout" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.request_timeout",
-                        entry.key_offset,
-                        path,
-                        "request_timeout",
-                    );
                     cx.field_min(
                         &mut slot_request_timeout,
                         entry.value,
@@ -1712,13 +1626,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "initial_retry_delay" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.initial_retry_delay",
-                        entry.key_offset,
-                        path,
-                        "initial_retry_delay",
-                    );
                     cx.field_min(
                         &mut slot_initial_retry_delay,
                         entry.value,
@@ -1728,13 +1635,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "max_retry_delay" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.max_retry_delay",
-                        entry.key_offset,
-                        path,
-                        "max_retry_delay",
-                    );
                     cx.field_min(
                         &mut slot_max_retry_delay,
                         entry.value,
@@ -1744,13 +1644,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "backoff_factor" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.backoff_factor",
-                        entry.key_offset,
-                        path,
-                        "backoff_factor",
-                    );
                     cx.field_min(
                         &mut slot_backoff_factor,
                         entry.value,
@@ -1759,24 +1652,8 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                         false,
                     )
                 }
-                "jitter" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.jitter",
-                        entry.key_offset,
-                        path,
-                        "jitter",
-                    );
-                    cx.field(&mut slot_jitter, entry.value, &path.key("jitter"))
-                }
+                "jitter" => cx.field(&mut slot_jitter, entry.value, &path.key("jitter")),
                 "service_error_retry_on_any_5xx" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.service_error_retry_on_any_5xx",
-                        entry.key_offset,
-                        path,
-                        "service_error_retry_on_any_5xx",
-                    );
                     cx.field(
                         &mut slot_service_error_retry_on_any_5xx,
                         entry.value,
@@ -1784,13 +1661,6 @@ impl ::agentspec_types::codec::Decode for RetryPolicy {
                     )
                 }
                 "recoverable_statuses" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RetryPolicy.recoverable_statuses",
-                        entry.key_offset,
-                        path,
-                        "recoverable_statuses",
-                    );
                     cx.field(
                         &mut slot_recoverable_statuses,
                         entry.value,
@@ -2506,35 +2376,12 @@ impl A2AAgent {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "A2AAgent", entry.key_offset, path)
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -2542,53 +2389,16 @@ impl A2AAgent {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "agent_url" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.agent_url",
-                        entry.key_offset,
-                        path,
-                        "agent_url",
-                    );
                     cx.field(&mut slot_agent_url, entry.value, &path.key("agent_url"))
                 }
                 "connection_config" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.connection_config",
-                        entry.key_offset,
-                        path,
-                        "connection_config",
-                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -2596,13 +2406,6 @@ impl A2AAgent {
                     )
                 }
                 "session_parameters" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.session_parameters",
-                        entry.key_offset,
-                        path,
-                        "session_parameters",
-                    );
                     cx.field(
                         &mut slot_session_parameters,
                         entry.value,
@@ -2610,13 +2413,6 @@ impl A2AAgent {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AAgent.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -2957,35 +2753,17 @@ impl A2AConnectionConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "A2AConnectionConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -2993,73 +2771,22 @@ impl A2AConnectionConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "timeout" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.timeout",
-                        entry.key_offset,
-                        path,
-                        "timeout",
-                    );
                     cx.field(&mut slot_timeout, entry.value, &path.key("timeout"))
                 }
                 "headers" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.headers",
-                        entry.key_offset,
-                        path,
-                        "headers",
-                    );
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
-                "verify" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.verify",
-                        entry.key_offset,
-                        path,
-                        "verify",
-                    );
-                    cx.field(&mut slot_verify, entry.value, &path.key("verify"))
-                }
+                "verify" => cx.field(&mut slot_verify, entry.value, &path.key("verify")),
                 "key_file" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.key_file",
-                        entry.key_offset,
-                        path,
-                        "key_file",
-                    );
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.cert_file",
-                        entry.key_offset,
-                        path,
-                        "cert_file",
-                    );
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ssl_ca_cert" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.ssl_ca_cert",
-                        entry.key_offset,
-                        path,
-                        "ssl_ca_cert",
-                    );
                     cx.field(
                         &mut slot_ssl_ca_cert,
                         entry.value,
@@ -3067,27 +2794,29 @@ impl A2AConnectionConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "A2AConnectionConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "A2AConnectionConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -3511,7 +3240,9 @@ impl Agent {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "Agent", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -3540,38 +3271,66 @@ impl Agent {
                 }
                 "tools" => cx.field(&mut slot_tools, entry.value, &path.key("tools")),
                 "toolboxes" => {
+                    cx.field(&mut slot_toolboxes, entry.value, &path.key("toolboxes"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "Agent.toolboxes",
                         entry.key_offset,
                         path,
                         "toolboxes",
+                        false,
+                        || {
+                            matches!(
+                                & slot_toolboxes,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::vec::Vec < ::agentspec_types::RefOr <
+                                ToolBox > > = ::core::default::Default::default(); * value
+                                != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_toolboxes, entry.value, &path.key("toolboxes"))
                 }
                 "human_in_the_loop" => {
+                    cx.field(
+                        &mut slot_human_in_the_loop,
+                        entry.value,
+                        &path.key("human_in_the_loop"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "Agent.human_in_the_loop",
                         entry.key_offset,
                         path,
                         "human_in_the_loop",
+                        false,
+                        || {
+                            matches!(
+                                & slot_human_in_the_loop,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = true; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_human_in_the_loop,
-                        entry.value,
-                        &path.key("human_in_the_loop"),
-                    )
                 }
                 "transforms" => {
+                    cx.field(&mut slot_transforms, entry.value, &path.key("transforms"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "Agent.transforms",
                         entry.key_offset,
                         path,
                         "transforms",
+                        false,
+                        || {
+                            matches!(
+                                & slot_transforms,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::vec::Vec < ::agentspec_types::RefOr <
+                                MessageTransform > > = ::core::default::Default::default();
+                                * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_transforms, entry.value, &path.key("transforms"))
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -3916,7 +3675,9 @@ impl AgentNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "AgentNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -4153,35 +3914,17 @@ impl AgentSpecializationParameters {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "AgentSpecializationParameters",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -4189,43 +3932,13 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "additional_instructions" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.additional_instructions",
-                        entry.key_offset,
-                        path,
-                        "additional_instructions",
-                    );
                     cx.field(
                         &mut slot_additional_instructions,
                         entry.value,
@@ -4233,13 +3946,6 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "additional_tools" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.additional_tools",
-                        entry.key_offset,
-                        path,
-                        "additional_tools",
-                    );
                     cx.field(
                         &mut slot_additional_tools,
                         entry.value,
@@ -4247,13 +3953,6 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "human_in_the_loop" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.human_in_the_loop",
-                        entry.key_offset,
-                        path,
-                        "human_in_the_loop",
-                    );
                     cx.field(
                         &mut slot_human_in_the_loop,
                         entry.value,
@@ -4261,13 +3960,6 @@ impl AgentSpecializationParameters {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AgentSpecializationParameters.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -4732,7 +4424,9 @@ impl ApiNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "ApiNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -4767,7 +4461,22 @@ impl ApiNode {
                         &path.key("api_spec_uri"),
                     )
                 }
-                "data" => cx.field(&mut slot_data, entry.value, &path.key("data")),
+                "data" => {
+                    cx.field(&mut slot_data, entry.value, &path.key("data"));
+                    cx.gated_value(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "`ApiNode.data` that is not a JSON object",
+                        entry.key_offset,
+                        path,
+                        "data",
+                        || {
+                            matches!(
+                                & slot_data, ::agentspec_types::codec::Slot::Present(value)
+                                if ::agentspec_types::codec::gates::data_not_object(value)
+                            )
+                        },
+                    );
+                }
                 "query_params" => {
                     cx.field(
                         &mut slot_query_params,
@@ -4779,46 +4488,75 @@ impl ApiNode {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "ApiNode.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::agentspec_types::Sensitive <
+                                ::agentspec_types::JsonObject > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "url_allow_list" => {
+                    cx.field(
+                        &mut slot_url_allow_list,
+                        entry.value,
+                        &path.key("url_allow_list"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "ApiNode.url_allow_list",
                         entry.key_offset,
                         path,
                         "url_allow_list",
+                        false,
+                        || {
+                            matches!(
+                                & slot_url_allow_list,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::vec::Vec <
+                                ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_url_allow_list,
-                        entry.value,
-                        &path.key("url_allow_list"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "ApiNode.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -5227,7 +4965,14 @@ impl BranchingNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "BranchingNode",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -5470,35 +5215,17 @@ impl BuiltinTool {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "BuiltinTool",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -5506,43 +5233,13 @@ impl BuiltinTool {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.requires_confirmation",
-                        entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -5550,23 +5247,9 @@ impl BuiltinTool {
                     )
                 }
                 "tool_type" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.tool_type",
-                        entry.key_offset,
-                        path,
-                        "tool_type",
-                    );
                     cx.field(&mut slot_tool_type, entry.value, &path.key("tool_type"))
                 }
                 "configuration" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.configuration",
-                        entry.key_offset,
-                        path,
-                        "configuration",
-                    );
                     cx.field(
                         &mut slot_configuration,
                         entry.value,
@@ -5574,13 +5257,6 @@ impl BuiltinTool {
                     )
                 }
                 "executor_name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.executor_name",
-                        entry.key_offset,
-                        path,
-                        "executor_name",
-                    );
                     cx.field(
                         &mut slot_executor_name,
                         entry.value,
@@ -5588,13 +5264,6 @@ impl BuiltinTool {
                     )
                 }
                 "tool_version" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.tool_version",
-                        entry.key_offset,
-                        path,
-                        "tool_version",
-                    );
                     cx.field(
                         &mut slot_tool_version,
                         entry.value,
@@ -5602,13 +5271,6 @@ impl BuiltinTool {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "BuiltinTool.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -6000,35 +5662,17 @@ impl CatchExceptionNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "CatchExceptionNode",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -6036,63 +5680,19 @@ impl CatchExceptionNode {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.branches",
-                        entry.key_offset,
-                        path,
-                        "branches",
-                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflow" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.subflow",
-                        entry.key_offset,
-                        path,
-                        "subflow",
-                    );
                     cx.field(&mut slot_subflow, entry.value, &path.key("subflow"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "CatchExceptionNode.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -6387,7 +5987,9 @@ impl ClientTool {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "ClientTool", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -6405,18 +6007,26 @@ impl ClientTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "ClientTool.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -6638,7 +6248,14 @@ impl ControlFlowEdge {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "ControlFlowEdge",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -6914,35 +6531,17 @@ impl ConversationSummarizationTransform {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "ConversationSummarizationTransform",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -6950,33 +6549,10 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "llm" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.llm",
-                        entry.key_offset,
-                        path,
-                        "llm",
-                    );
-                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
-                }
+                "llm" => cx.field(&mut slot_llm, entry.value, &path.key("llm")),
                 "max_num_messages" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.max_num_messages",
-                        entry.key_offset,
-                        path,
-                        "max_num_messages",
-                    );
                     cx.field_min(
                         &mut slot_max_num_messages,
                         entry.value,
@@ -6986,13 +6562,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_num_characters" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.max_num_characters",
-                        entry.key_offset,
-                        path,
-                        "max_num_characters",
-                    );
                     cx.field_min(
                         &mut slot_max_num_characters,
                         entry.value,
@@ -7002,13 +6571,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "min_num_messages" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.min_num_messages",
-                        entry.key_offset,
-                        path,
-                        "min_num_messages",
-                    );
                     cx.field_min(
                         &mut slot_min_num_messages,
                         entry.value,
@@ -7018,13 +6580,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "summarization_instructions" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.summarization_instructions",
-                        entry.key_offset,
-                        path,
-                        "summarization_instructions",
-                    );
                     cx.field(
                         &mut slot_summarization_instructions,
                         entry.value,
@@ -7032,13 +6587,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "summarized_conversation_template" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.summarized_conversation_template",
-                        entry.key_offset,
-                        path,
-                        "summarized_conversation_template",
-                    );
                     cx.field(
                         &mut slot_summarized_conversation_template,
                         entry.value,
@@ -7046,13 +6594,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_cache_size" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.max_cache_size",
-                        entry.key_offset,
-                        path,
-                        "max_cache_size",
-                    );
                     cx.field_min(
                         &mut slot_max_cache_size,
                         entry.value,
@@ -7062,13 +6603,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "max_cache_lifetime" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.max_cache_lifetime",
-                        entry.key_offset,
-                        path,
-                        "max_cache_lifetime",
-                    );
                     cx.field_min(
                         &mut slot_max_cache_lifetime,
                         entry.value,
@@ -7078,13 +6612,6 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "cache_collection_name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.cache_collection_name",
-                        entry.key_offset,
-                        path,
-                        "cache_collection_name",
-                    );
                     cx.field(
                         &mut slot_cache_collection_name,
                         entry.value,
@@ -7092,23 +6619,9 @@ impl ConversationSummarizationTransform {
                     )
                 }
                 "datastore" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.datastore",
-                        entry.key_offset,
-                        path,
-                        "datastore",
-                    );
                     cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ConversationSummarizationTransform.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -7574,7 +7087,14 @@ impl DataFlowEdge {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "DataFlowEdge",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -7956,7 +7476,9 @@ impl EndNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "EndNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -8258,7 +7780,9 @@ impl Flow {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "Flow", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -8760,7 +8284,9 @@ impl FlowNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "FlowNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -8979,35 +8505,17 @@ impl GeminiAIStudioAuthConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "GeminiAIStudioAuthConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9015,33 +8523,12 @@ impl GeminiAIStudioAuthConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "api_key" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.api_key",
-                        entry.key_offset,
-                        path,
-                        "api_key",
-                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAIStudioAuthConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -9334,35 +8821,17 @@ impl GeminiConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "GeminiConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9370,34 +8839,13 @@ impl GeminiConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "model_id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.model_id",
-                        entry.key_offset,
-                        path,
-                        "model_id",
-                    );
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => cx.constant(entry.value, "google", &path.key("provider")),
                 "api_provider" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.api_provider",
-                        entry.key_offset,
-                        path,
-                        "api_provider",
-                    );
                     cx.field(
                         &mut slot_api_provider,
                         entry.value,
@@ -9405,43 +8853,31 @@ impl GeminiConfig {
                     )
                 }
                 "api_type" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.api_type",
-                        entry.key_offset,
-                        path,
-                        "api_type",
-                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => {
+                    cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
                         ::agentspec_types::Version::NEVER,
                         "GeminiConfig.url",
                         entry.key_offset,
                         path,
                         "url",
+                        false,
+                        || {
+                            matches!(
+                                & slot_url, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
                 }
                 "api_key" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.api_key",
-                        entry.key_offset,
-                        path,
-                        "api_key",
-                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.default_generation_parameters",
-                        entry.key_offset,
-                        path,
-                        "default_generation_parameters",
-                    );
                     cx.field(
                         &mut slot_default_generation_parameters,
                         entry.value,
@@ -9449,37 +8885,14 @@ impl GeminiConfig {
                     )
                 }
                 "retry_policy" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.retry_policy",
-                        entry.key_offset,
-                        path,
-                        "retry_policy",
-                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
                         &path.key("retry_policy"),
                     )
                 }
-                "auth" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.auth",
-                        entry.key_offset,
-                        path,
-                        "auth",
-                    );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
-                }
+                "auth" => cx.field(&mut slot_auth, entry.value, &path.key("auth")),
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -9851,35 +9264,17 @@ impl GeminiVertexAIAuthConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "GeminiVertexAIAuthConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -9887,43 +9282,15 @@ impl GeminiVertexAIAuthConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "project_id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.project_id",
-                        entry.key_offset,
-                        path,
-                        "project_id",
-                    );
                     cx.field(&mut slot_project_id, entry.value, &path.key("project_id"))
                 }
                 "location" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.location",
-                        entry.key_offset,
-                        path,
-                        "location",
-                    );
                     cx.field(&mut slot_location, entry.value, &path.key("location"))
                 }
                 "credentials" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.credentials",
-                        entry.key_offset,
-                        path,
-                        "credentials",
-                    );
                     cx.field(
                         &mut slot_credentials,
                         entry.value,
@@ -9931,13 +9298,6 @@ impl GeminiVertexAIAuthConfig {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiVertexAIAuthConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -10241,35 +9601,17 @@ impl InMemoryCollectionDatastore {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "InMemoryCollectionDatastore",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -10277,23 +9619,9 @@ impl InMemoryCollectionDatastore {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.datastore_schema",
-                        entry.key_offset,
-                        path,
-                        "datastore_schema",
-                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -10301,13 +9629,6 @@ impl InMemoryCollectionDatastore {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "InMemoryCollectionDatastore.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -10621,7 +9942,14 @@ impl InputMessageNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "InputMessageNode",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -10876,35 +10204,12 @@ impl LlmConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "LlmConfig", entry.key_offset, path)
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -10912,43 +10217,15 @@ impl LlmConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "model_id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.model_id",
-                        entry.key_offset,
-                        path,
-                        "model_id",
-                    );
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.provider",
-                        entry.key_offset,
-                        path,
-                        "provider",
-                    );
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.api_provider",
-                        entry.key_offset,
-                        path,
-                        "api_provider",
-                    );
                     cx.field(
                         &mut slot_api_provider,
                         entry.value,
@@ -10956,43 +10233,13 @@ impl LlmConfig {
                     )
                 }
                 "api_type" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.api_type",
-                        entry.key_offset,
-                        path,
-                        "api_type",
-                    );
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
-                "url" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.url",
-                        entry.key_offset,
-                        path,
-                        "url",
-                    );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
-                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.api_key",
-                        entry.key_offset,
-                        path,
-                        "api_key",
-                    );
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.default_generation_parameters",
-                        entry.key_offset,
-                        path,
-                        "default_generation_parameters",
-                    );
                     cx.field(
                         &mut slot_default_generation_parameters,
                         entry.value,
@@ -11000,13 +10247,6 @@ impl LlmConfig {
                     )
                 }
                 "retry_policy" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.retry_policy",
-                        entry.key_offset,
-                        path,
-                        "retry_policy",
-                    );
                     cx.field(
                         &mut slot_retry_policy,
                         entry.value,
@@ -11014,13 +10254,6 @@ impl LlmConfig {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "LlmConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -11466,7 +10699,9 @@ impl LlmNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "LlmNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -11481,7 +10716,21 @@ impl LlmNode {
                 }
                 "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
+                    cx.field(&mut slot_outputs, entry.value, &path.key("outputs"));
+                    cx.gated_value(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "`LlmNode.outputs` with several outputs, or one that is not a string (structured generation),",
+                        entry.key_offset,
+                        path,
+                        "outputs",
+                        || {
+                            matches!(
+                                & slot_outputs,
+                                ::agentspec_types::codec::Slot::Present(value) if
+                                ::agentspec_types::codec::gates::structured_outputs(value)
+                            )
+                        },
+                    );
                 }
                 "branches" => {
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
@@ -11716,7 +10965,9 @@ impl MCPTool {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "MCPTool", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -11734,18 +10985,26 @@ impl MCPTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "MCPTool.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "client_transport" => {
                     cx.field(
@@ -11981,35 +11240,12 @@ impl MCPToolBox {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "MCPToolBox", entry.key_offset, path)
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -12017,37 +11253,31 @@ impl MCPToolBox {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "MCPToolBox.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "client_transport" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.client_transport",
-                        entry.key_offset,
-                        path,
-                        "client_transport",
-                    );
                     cx.field(
                         &mut slot_client_transport,
                         entry.value,
@@ -12055,13 +11285,6 @@ impl MCPToolBox {
                     )
                 }
                 "tool_filter" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.tool_filter",
-                        entry.key_offset,
-                        path,
-                        "tool_filter",
-                    );
                     cx.field(
                         &mut slot_tool_filter,
                         entry.value,
@@ -12069,13 +11292,6 @@ impl MCPToolBox {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolBox.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -12362,35 +11578,17 @@ impl MCPToolSpec {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "MCPToolSpec",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -12398,43 +11596,13 @@ impl MCPToolSpec {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.requires_confirmation",
-                        entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                    );
                     cx.field(
                         &mut slot_requires_confirmation,
                         entry.value,
@@ -12442,13 +11610,6 @@ impl MCPToolSpec {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPToolSpec.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -12763,35 +11924,17 @@ impl MTlsOracleDatabaseConnectionConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "MTlsOracleDatabaseConnectionConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -12799,73 +11942,20 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.dsn",
-                        entry.key_offset,
-                        path,
-                        "dsn",
-                    );
-                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
-                }
+                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
                 "config_dir" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.config_dir",
-                        entry.key_offset,
-                        path,
-                        "config_dir",
-                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "protocol" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.protocol",
-                        entry.key_offset,
-                        path,
-                        "protocol",
-                    );
                     cx.field(&mut slot_protocol, entry.value, &path.key("protocol"))
                 }
                 "wallet_location" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.wallet_location",
-                        entry.key_offset,
-                        path,
-                        "wallet_location",
-                    );
                     cx.field(
                         &mut slot_wallet_location,
                         entry.value,
@@ -12873,13 +11963,6 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "wallet_password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.wallet_password",
-                        entry.key_offset,
-                        path,
-                        "wallet_password",
-                    );
                     cx.field(
                         &mut slot_wallet_password,
                         entry.value,
@@ -12887,13 +11970,6 @@ impl MTlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MTlsOracleDatabaseConnectionConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -13299,35 +12375,17 @@ impl ManagerWorkers {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "ManagerWorkers",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -13335,43 +12393,13 @@ impl ManagerWorkers {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "group_manager" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.group_manager",
-                        entry.key_offset,
-                        path,
-                        "group_manager",
-                    );
                     cx.field(
                         &mut slot_group_manager,
                         entry.value,
@@ -13379,23 +12407,9 @@ impl ManagerWorkers {
                     )
                 }
                 "workers" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.workers",
-                        entry.key_offset,
-                        path,
-                        "workers",
-                    );
                     cx.field(&mut slot_workers, entry.value, &path.key("workers"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ManagerWorkers.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -13951,7 +12965,9 @@ impl MapNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "MapNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -14219,35 +13235,17 @@ impl MessageSummarizationTransform {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "MessageSummarizationTransform",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -14255,33 +13253,10 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "llm" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.llm",
-                        entry.key_offset,
-                        path,
-                        "llm",
-                    );
-                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
-                }
+                "llm" => cx.field(&mut slot_llm, entry.value, &path.key("llm")),
                 "max_message_size" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.max_message_size",
-                        entry.key_offset,
-                        path,
-                        "max_message_size",
-                    );
                     cx.field(
                         &mut slot_max_message_size,
                         entry.value,
@@ -14289,13 +13264,6 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "summarization_instructions" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.summarization_instructions",
-                        entry.key_offset,
-                        path,
-                        "summarization_instructions",
-                    );
                     cx.field(
                         &mut slot_summarization_instructions,
                         entry.value,
@@ -14303,13 +13271,6 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "summarized_message_template" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.summarized_message_template",
-                        entry.key_offset,
-                        path,
-                        "summarized_message_template",
-                    );
                     cx.field(
                         &mut slot_summarized_message_template,
                         entry.value,
@@ -14317,13 +13278,6 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "max_cache_size" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.max_cache_size",
-                        entry.key_offset,
-                        path,
-                        "max_cache_size",
-                    );
                     cx.field(
                         &mut slot_max_cache_size,
                         entry.value,
@@ -14331,13 +13285,6 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "max_cache_lifetime" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.max_cache_lifetime",
-                        entry.key_offset,
-                        path,
-                        "max_cache_lifetime",
-                    );
                     cx.field(
                         &mut slot_max_cache_lifetime,
                         entry.value,
@@ -14345,13 +13292,6 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "cache_collection_name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.cache_collection_name",
-                        entry.key_offset,
-                        path,
-                        "cache_collection_name",
-                    );
                     cx.field(
                         &mut slot_cache_collection_name,
                         entry.value,
@@ -14359,23 +13299,9 @@ impl MessageSummarizationTransform {
                     )
                 }
                 "datastore" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.datastore",
-                        entry.key_offset,
-                        path,
-                        "datastore",
-                    );
                     cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageSummarizationTransform.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -14810,35 +13736,17 @@ impl OAuthClientConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OAuthClientConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -14846,57 +13754,20 @@ impl OAuthClientConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "min_agentspec_version" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.min_agentspec_version",
-                        entry.key_offset,
-                        path,
-                        "min_agentspec_version",
-                    );
                     cx.field(
                         &mut slot_min_agentspec_version,
                         entry.value,
                         &path.key("min_agentspec_version"),
                     )
                 }
-                "type" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.type",
-                        entry.key_offset,
-                        path,
-                        "type",
-                    );
-                    cx.field(&mut slot_type, entry.value, &path.key("type"))
-                }
+                "type" => cx.field(&mut slot_type, entry.value, &path.key("type")),
                 "client_id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.client_id",
-                        entry.key_offset,
-                        path,
-                        "client_id",
-                    );
                     cx.field(&mut slot_client_id, entry.value, &path.key("client_id"))
                 }
                 "client_secret" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.client_secret",
-                        entry.key_offset,
-                        path,
-                        "client_secret",
-                    );
                     cx.field(
                         &mut slot_client_secret,
                         entry.value,
@@ -14904,13 +13775,6 @@ impl OAuthClientConfig {
                     )
                 }
                 "token_endpoint_auth_method" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.token_endpoint_auth_method",
-                        entry.key_offset,
-                        path,
-                        "token_endpoint_auth_method",
-                    );
                     cx.field(
                         &mut slot_token_endpoint_auth_method,
                         entry.value,
@@ -14918,13 +13782,6 @@ impl OAuthClientConfig {
                     )
                 }
                 "client_id_metadata_url" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.client_id_metadata_url",
-                        entry.key_offset,
-                        path,
-                        "client_id_metadata_url",
-                    );
                     cx.field(
                         &mut slot_client_id_metadata_url,
                         entry.value,
@@ -14932,13 +13789,6 @@ impl OAuthClientConfig {
                     )
                 }
                 "registration_endpoint" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.registration_endpoint",
-                        entry.key_offset,
-                        path,
-                        "registration_endpoint",
-                    );
                     cx.field(
                         &mut slot_registration_endpoint,
                         entry.value,
@@ -14946,13 +13796,6 @@ impl OAuthClientConfig {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthClientConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -15372,35 +14215,17 @@ impl OAuthConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OAuthConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -15408,125 +14233,40 @@ impl OAuthConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "min_agentspec_version" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.min_agentspec_version",
-                        entry.key_offset,
-                        path,
-                        "min_agentspec_version",
-                    );
                     cx.field(
                         &mut slot_min_agentspec_version,
                         entry.value,
                         &path.key("min_agentspec_version"),
                     )
                 }
-                "issuer" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.issuer",
-                        entry.key_offset,
-                        path,
-                        "issuer",
-                    );
-                    cx.field(&mut slot_issuer, entry.value, &path.key("issuer"))
-                }
+                "issuer" => cx.field(&mut slot_issuer, entry.value, &path.key("issuer")),
                 "endpoints" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.endpoints",
-                        entry.key_offset,
-                        path,
-                        "endpoints",
-                    );
                     cx.field(&mut slot_endpoints, entry.value, &path.key("endpoints"))
                 }
-                "client" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.client",
-                        entry.key_offset,
-                        path,
-                        "client",
-                    );
-                    cx.field(&mut slot_client, entry.value, &path.key("client"))
-                }
+                "client" => cx.field(&mut slot_client, entry.value, &path.key("client")),
                 "redirect_uri" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.redirect_uri",
-                        entry.key_offset,
-                        path,
-                        "redirect_uri",
-                    );
                     cx.field(
                         &mut slot_redirect_uri,
                         entry.value,
                         &path.key("redirect_uri"),
                     )
                 }
-                "scopes" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.scopes",
-                        entry.key_offset,
-                        path,
-                        "scopes",
-                    );
-                    cx.field(&mut slot_scopes, entry.value, &path.key("scopes"))
-                }
+                "scopes" => cx.field(&mut slot_scopes, entry.value, &path.key("scopes")),
                 "scope_policy" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.scope_policy",
-                        entry.key_offset,
-                        path,
-                        "scope_policy",
-                    );
                     cx.field(
                         &mut slot_scope_policy,
                         entry.value,
                         &path.key("scope_policy"),
                     )
                 }
-                "pkce" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.pkce",
-                        entry.key_offset,
-                        path,
-                        "pkce",
-                    );
-                    cx.field(&mut slot_pkce, entry.value, &path.key("pkce"))
-                }
+                "pkce" => cx.field(&mut slot_pkce, entry.value, &path.key("pkce")),
                 "resource" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.resource",
-                        entry.key_offset,
-                        path,
-                        "resource",
-                    );
                     cx.field(&mut slot_resource, entry.value, &path.key("resource"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OAuthConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -15914,7 +14654,9 @@ impl OciAgent {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "OciAgent", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -15946,18 +14688,27 @@ impl OciAgent {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OciAgent.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -16191,7 +14942,14 @@ impl OciClientConfigWithApiKey {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OciClientConfigWithApiKey",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -16455,7 +15213,14 @@ impl OciClientConfigWithInstancePrincipal {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OciClientConfigWithInstancePrincipal",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -16687,7 +15452,14 @@ impl OciClientConfigWithResourcePrincipal {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OciClientConfigWithResourcePrincipal",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -16929,7 +15701,14 @@ impl OciClientConfigWithSecurityToken {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OciClientConfigWithSecurityToken",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -17247,7 +16026,14 @@ impl OciGenAiConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OciGenAiConfig",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -17264,40 +16050,81 @@ impl OciGenAiConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
-                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"));
+                    cx.gated_value(
+                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                        "`OciGenAiConfig.provider` set to `XAI`",
+                        entry.key_offset,
+                        path,
+                        "provider",
+                        || {
+                            matches!(
+                                & slot_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if
+                                ::agentspec_types::codec::gates::holds(value, "XAI")
+                            )
+                        },
+                    );
                 }
                 "api_provider" => {
                     cx.constant(entry.value, "oci", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OciGenAiConfig.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OciAPIType = OciAPIType::Oci; * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => {
+                    cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
                         ::agentspec_types::Version::NEVER,
                         "OciGenAiConfig.url",
                         entry.key_offset,
                         path,
                         "url",
+                        false,
+                        || {
+                            matches!(
+                                & slot_url, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
                 }
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::NEVER,
                         "OciGenAiConfig.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -17307,18 +16134,27 @@ impl OciGenAiConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OciGenAiConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "compartment_id" => {
                     cx.field(
@@ -17342,18 +16178,27 @@ impl OciGenAiConfig {
                     )
                 }
                 "conversation_store_id" => {
+                    cx.field(
+                        &mut slot_conversation_store_id,
+                        entry.value,
+                        &path.key("conversation_store_id"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OciGenAiConfig.conversation_store_id",
                         entry.key_offset,
                         path,
                         "conversation_store_id",
+                        false,
+                        || {
+                            matches!(
+                                & slot_conversation_store_id,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_conversation_store_id,
-                        entry.value,
-                        &path.key("conversation_store_id"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -17742,7 +16587,14 @@ impl OllamaConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OllamaConfig",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -17759,38 +16611,66 @@ impl OllamaConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OllamaConfig.provider",
                         entry.key_offset,
                         path,
                         "provider",
+                        true,
+                        || {
+                            matches!(
+                                & slot_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
                     cx.constant(entry.value, "ollama", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OllamaConfig.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OpenAIAPIType = OpenAIAPIType::ChatCompletions; *
+                                value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OllamaConfig.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -17800,48 +16680,87 @@ impl OllamaConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OllamaConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
+                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OllamaConfig.key_file",
                         entry.key_offset,
                         path,
                         "key_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_key_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OllamaConfig.cert_file",
                         entry.key_offset,
                         path,
                         "cert_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_cert_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OllamaConfig.ca_file",
                         entry.key_offset,
                         path,
                         "ca_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_ca_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -18255,7 +17174,14 @@ impl OpenAiCompatibleConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OpenAiCompatibleConfig",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -18272,49 +17198,86 @@ impl OpenAiCompatibleConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.provider",
                         entry.key_offset,
                         path,
                         "provider",
+                        true,
+                        || {
+                            matches!(
+                                & slot_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
+                    cx.field(
+                        &mut slot_api_provider,
+                        entry.value,
+                        &path.key("api_provider"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.api_provider",
                         entry.key_offset,
                         path,
                         "api_provider",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_api_provider,
-                        entry.value,
-                        &path.key("api_provider"),
-                    )
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OpenAiCompatibleConfig.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OpenAIAPIType = OpenAIAPIType::ChatCompletions; *
+                                value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OpenAiCompatibleConfig.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -18324,62 +17287,111 @@ impl OpenAiCompatibleConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
+                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.key_file",
                         entry.key_offset,
                         path,
                         "key_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_key_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.cert_file",
                         entry.key_offset,
                         path,
                         "cert_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_cert_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiCompatibleConfig.ca_file",
                         entry.key_offset,
                         path,
                         "ca_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_ca_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OpenAiCompatibleConfig.$referenced_components",
                         entry.key_offset,
                         path,
                         "$referenced_components",
+                        false,
+                        || {
+                            matches!(
+                                & slot_referenced_components,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::agentspec_types::IndexMap <
+                                ::std::string::String, Component > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.referenced(
-                        &mut slot_referenced_components,
-                        entry.value,
-                        &path.key("$referenced_components"),
-                    )
                 }
                 "agentspec_version" => cx.nested_version(entry, path),
                 _ => {
@@ -18782,7 +17794,14 @@ impl OpenAiConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OpenAiConfig",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -18803,34 +17822,62 @@ impl OpenAiConfig {
                     cx.constant(entry.value, "openai", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OpenAiConfig.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OpenAIAPIType = OpenAIAPIType::ChatCompletions; *
+                                value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => {
+                    cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
                         ::agentspec_types::Version::NEVER,
                         "OpenAiConfig.url",
                         entry.key_offset,
                         path,
                         "url",
+                        false,
+                        || {
+                            matches!(
+                                & slot_url, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
                 }
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "OpenAiConfig.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -18840,18 +17887,27 @@ impl OpenAiConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "OpenAiConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -19144,35 +18200,17 @@ impl OracleDatabaseDatastore {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OracleDatabaseDatastore",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -19180,23 +18218,9 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.datastore_schema",
-                        entry.key_offset,
-                        path,
-                        "datastore_schema",
-                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -19204,13 +18228,6 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "connection_config" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.connection_config",
-                        entry.key_offset,
-                        path,
-                        "connection_config",
-                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -19218,13 +18235,6 @@ impl OracleDatabaseDatastore {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseDatastore.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -19544,7 +18554,14 @@ impl OutputMessageNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "OutputMessageNode",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -19790,35 +18807,17 @@ impl ParallelFlowNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "ParallelFlowNode",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -19826,63 +18825,19 @@ impl ParallelFlowNode {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.branches",
-                        entry.key_offset,
-                        path,
-                        "branches",
-                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflows" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.subflows",
-                        entry.key_offset,
-                        path,
-                        "subflows",
-                    );
                     cx.field(&mut slot_subflows, entry.value, &path.key("subflows"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelFlowNode.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -20338,35 +19293,17 @@ impl ParallelMapNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "ParallelMapNode",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -20374,73 +19311,22 @@ impl ParallelMapNode {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "branches" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.branches",
-                        entry.key_offset,
-                        path,
-                        "branches",
-                    );
                     cx.field(&mut slot_branches, entry.value, &path.key("branches"))
                 }
                 "subflow" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.subflow",
-                        entry.key_offset,
-                        path,
-                        "subflow",
-                    );
                     cx.field(&mut slot_subflow, entry.value, &path.key("subflow"))
                 }
                 "reducers" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.reducers",
-                        entry.key_offset,
-                        path,
-                        "reducers",
-                    );
                     cx.field(&mut slot_reducers, entry.value, &path.key("reducers"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ParallelMapNode.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -20761,35 +19647,17 @@ impl PostgresDatabaseDatastore {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "PostgresDatabaseDatastore",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -20797,23 +19665,9 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.datastore_schema",
-                        entry.key_offset,
-                        path,
-                        "datastore_schema",
-                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -20821,13 +19675,6 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "connection_config" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.connection_config",
-                        entry.key_offset,
-                        path,
-                        "connection_config",
-                    );
                     cx.field(
                         &mut slot_connection_config,
                         entry.value,
@@ -20835,13 +19682,6 @@ impl PostgresDatabaseDatastore {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseDatastore.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -21146,7 +19986,9 @@ impl RemoteTool {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "RemoteTool", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -21164,18 +20006,26 @@ impl RemoteTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "RemoteTool.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "http_method" => {
@@ -21192,7 +20042,22 @@ impl RemoteTool {
                         &path.key("api_spec_uri"),
                     )
                 }
-                "data" => cx.field(&mut slot_data, entry.value, &path.key("data")),
+                "data" => {
+                    cx.field(&mut slot_data, entry.value, &path.key("data"));
+                    cx.gated_value(
+                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                        "`RemoteTool.data` that is not a JSON object",
+                        entry.key_offset,
+                        path,
+                        "data",
+                        || {
+                            matches!(
+                                & slot_data, ::agentspec_types::codec::Slot::Present(value)
+                                if ::agentspec_types::codec::gates::data_not_object(value)
+                            )
+                        },
+                    );
+                }
                 "query_params" => {
                     cx.field(
                         &mut slot_query_params,
@@ -21204,46 +20069,75 @@ impl RemoteTool {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "RemoteTool.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::agentspec_types::Sensitive <
+                                ::agentspec_types::JsonObject > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "url_allow_list" => {
+                    cx.field(
+                        &mut slot_url_allow_list,
+                        entry.value,
+                        &path.key("url_allow_list"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "RemoteTool.url_allow_list",
                         entry.key_offset,
                         path,
                         "url_allow_list",
+                        false,
+                        || {
+                            matches!(
+                                & slot_url_allow_list,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::vec::Vec <
+                                ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_url_allow_list,
-                        entry.value,
-                        &path.key("url_allow_list"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "RemoteTool.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -21594,7 +20488,14 @@ impl SSETransport {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "SSETransport",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -21616,59 +20517,98 @@ impl SSETransport {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "SSETransport.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "SSETransport.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "SSETransport.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "SSETransport.$referenced_components",
                         entry.key_offset,
                         path,
                         "$referenced_components",
+                        false,
+                        || {
+                            matches!(
+                                & slot_referenced_components,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::agentspec_types::IndexMap <
+                                ::std::string::String, Component > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.referenced(
-                        &mut slot_referenced_components,
-                        entry.value,
-                        &path.key("$referenced_components"),
-                    )
                 }
                 "agentspec_version" => cx.nested_version(entry, path),
                 _ => cx.unknown_field(&entry, "SSETransport", Self::FIELDS, path),
@@ -21990,7 +20930,14 @@ impl SSEmTLSTransport {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "SSEmTLSTransport",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -22012,45 +20959,74 @@ impl SSEmTLSTransport {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "SSEmTLSTransport.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "SSEmTLSTransport.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "SSEmTLSTransport.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
@@ -22364,7 +21340,9 @@ impl ServerTool {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "ServerTool", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -22382,18 +21360,26 @@ impl ServerTool {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "ServerTool.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -22649,35 +21635,17 @@ impl SpecializedAgent {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "SpecializedAgent",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -22685,53 +21653,14 @@ impl SpecializedAgent {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
-                "agent" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.agent",
-                        entry.key_offset,
-                        path,
-                        "agent",
-                    );
-                    cx.field(&mut slot_agent, entry.value, &path.key("agent"))
-                }
+                "agent" => cx.field(&mut slot_agent, entry.value, &path.key("agent")),
                 "agent_specialization_parameters" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.agent_specialization_parameters",
-                        entry.key_offset,
-                        path,
-                        "agent_specialization_parameters",
-                    );
                     cx.field(
                         &mut slot_agent_specialization_parameters,
                         entry.value,
@@ -22739,13 +21668,6 @@ impl SpecializedAgent {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SpecializedAgent.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -23101,7 +22023,9 @@ impl StartNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "StartNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -23338,7 +22262,14 @@ impl StdioTransport {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "StdioTransport",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -23601,7 +22532,14 @@ impl StreamableHTTPTransport {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "StreamableHTTPTransport",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -23623,59 +22561,98 @@ impl StreamableHTTPTransport {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "StreamableHTTPTransport.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "StreamableHTTPTransport.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "StreamableHTTPTransport.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "StreamableHTTPTransport.$referenced_components",
                         entry.key_offset,
                         path,
                         "$referenced_components",
+                        false,
+                        || {
+                            matches!(
+                                & slot_referenced_components,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::agentspec_types::IndexMap <
+                                ::std::string::String, Component > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.referenced(
-                        &mut slot_referenced_components,
-                        entry.value,
-                        &path.key("$referenced_components"),
-                    )
                 }
                 "agentspec_version" => cx.nested_version(entry, path),
                 _ => {
@@ -24005,7 +22982,14 @@ impl StreamableHTTPmTLSTransport {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "StreamableHTTPmTLSTransport",
+                        entry.key_offset,
+                        path,
+                    )
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -24027,45 +23011,74 @@ impl StreamableHTTPmTLSTransport {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "StreamableHTTPmTLSTransport.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "StreamableHTTPmTLSTransport.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "StreamableHTTPmTLSTransport.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
@@ -24448,35 +23461,12 @@ impl Swarm {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "Swarm", entry.key_offset, path)
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -24484,43 +23474,13 @@ impl Swarm {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "inputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.inputs",
-                        entry.key_offset,
-                        path,
-                        "inputs",
-                    );
-                    cx.field(&mut slot_inputs, entry.value, &path.key("inputs"))
-                }
+                "inputs" => cx.field(&mut slot_inputs, entry.value, &path.key("inputs")),
                 "outputs" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.outputs",
-                        entry.key_offset,
-                        path,
-                        "outputs",
-                    );
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "first_agent" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.first_agent",
-                        entry.key_offset,
-                        path,
-                        "first_agent",
-                    );
                     cx.field(
                         &mut slot_first_agent,
                         entry.value,
@@ -24528,13 +23488,6 @@ impl Swarm {
                     )
                 }
                 "relationships" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.relationships",
-                        entry.key_offset,
-                        path,
-                        "relationships",
-                    );
                     cx.field(
                         &mut slot_relationships,
                         entry.value,
@@ -24542,23 +23495,9 @@ impl Swarm {
                     )
                 }
                 "handoff" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.handoff",
-                        entry.key_offset,
-                        path,
-                        "handoff",
-                    );
                     cx.field(&mut slot_handoff, entry.value, &path.key("handoff"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Swarm.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -24897,35 +23836,17 @@ impl TlsOracleDatabaseConnectionConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "TlsOracleDatabaseConnectionConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -24933,73 +23854,20 @@ impl TlsOracleDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.dsn",
-                        entry.key_offset,
-                        path,
-                        "dsn",
-                    );
-                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
-                }
+                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
                 "config_dir" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.config_dir",
-                        entry.key_offset,
-                        path,
-                        "config_dir",
-                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "protocol" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.protocol",
-                        entry.key_offset,
-                        path,
-                        "protocol",
-                    );
                     cx.field(&mut slot_protocol, entry.value, &path.key("protocol"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsOracleDatabaseConnectionConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -25359,35 +24227,17 @@ impl TlsPostgresDatabaseConnectionConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.id",
+                "component_type" => {
+                    cx.newer_component(
+                        Self::SINCE,
+                        "TlsPostgresDatabaseConnectionConfig",
                         entry.key_offset,
                         path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
+                    )
                 }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -25395,107 +24245,29 @@ impl TlsPostgresDatabaseConnectionConfig {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "url" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.url",
-                        entry.key_offset,
-                        path,
-                        "url",
-                    );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
-                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "sslmode" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.sslmode",
-                        entry.key_offset,
-                        path,
-                        "sslmode",
-                    );
                     cx.field(&mut slot_sslmode, entry.value, &path.key("sslmode"))
                 }
                 "sslcert" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.sslcert",
-                        entry.key_offset,
-                        path,
-                        "sslcert",
-                    );
                     cx.field(&mut slot_sslcert, entry.value, &path.key("sslcert"))
                 }
-                "sslkey" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.sslkey",
-                        entry.key_offset,
-                        path,
-                        "sslkey",
-                    );
-                    cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey"))
-                }
+                "sslkey" => cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey")),
                 "sslrootcert" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.sslrootcert",
-                        entry.key_offset,
-                        path,
-                        "sslrootcert",
-                    );
                     cx.field(
                         &mut slot_sslrootcert,
                         entry.value,
                         &path.key("sslrootcert"),
                     )
                 }
-                "sslcrl" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.sslcrl",
-                        entry.key_offset,
-                        path,
-                        "sslcrl",
-                    );
-                    cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl"))
-                }
+                "sslcrl" => cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl")),
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "TlsPostgresDatabaseConnectionConfig.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -25946,7 +24718,9 @@ impl ToolNode {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "ToolNode", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -26211,7 +24985,9 @@ impl VllmConfig {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "component_type" => {}
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "VllmConfig", entry.key_offset, path)
+                }
                 "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
                 "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
@@ -26228,38 +25004,66 @@ impl VllmConfig {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "VllmConfig.provider",
                         entry.key_offset,
                         path,
                         "provider",
+                        true,
+                        || {
+                            matches!(
+                                & slot_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_provider" => {
                     cx.constant(entry.value, "vllm", &path.key("api_provider"))
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "VllmConfig.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OpenAIAPIType = OpenAIAPIType::ChatCompletions; *
+                                value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "VllmConfig.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -26269,48 +25073,87 @@ impl VllmConfig {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "VllmConfig.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
+                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "VllmConfig.key_file",
                         entry.key_offset,
                         path,
                         "key_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_key_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "VllmConfig.cert_file",
                         entry.key_offset,
                         path,
                         "cert_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_cert_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "VllmConfig.ca_file",
                         entry.key_offset,
                         path,
                         "ca_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_ca_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -27576,14 +26419,24 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfigFields {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "AnyLlmConfigFields.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -27593,18 +26446,27 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfigFields {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyLlmConfigFields.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -28216,35 +27078,63 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                     cx.field(&mut slot_model_id, entry.value, &path.key("model_id"))
                 }
                 "provider" => {
+                    cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.provider",
                         entry.key_offset,
                         path,
                         "provider",
+                        true,
+                        || {
+                            matches!(
+                                & slot_provider,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < ::std::string::String > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_provider, entry.value, &path.key("provider"))
                 }
                 "api_type" => {
+                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.api_type",
                         entry.key_offset,
                         path,
                         "api_type",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_type,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : OpenAIAPIType = OpenAIAPIType::ChatCompletions; *
+                                value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_type, entry.value, &path.key("api_type"))
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "api_key" => {
+                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.api_key",
                         entry.key_offset,
                         path,
                         "api_key",
+                        false,
+                        || {
+                            matches!(
+                                & slot_api_key,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_api_key, entry.value, &path.key("api_key"))
                 }
                 "default_generation_parameters" => {
                     cx.field(
@@ -28254,48 +27144,87 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                     )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "key_file" => {
+                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.key_file",
                         entry.key_offset,
                         path,
                         "key_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_key_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_key_file, entry.value, &path.key("key_file"))
                 }
                 "cert_file" => {
+                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.cert_file",
                         entry.key_offset,
                         path,
                         "cert_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_cert_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"))
                 }
                 "ca_file" => {
+                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyOpenAiCompatibleConfigFields.ca_file",
                         entry.key_offset,
                         path,
                         "ca_file",
+                        false,
+                        || {
+                            matches!(
+                                & slot_ca_file,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::std::string::String > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"))
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -29153,45 +28082,74 @@ impl ::agentspec_types::codec::Decode for AnySSETransportFields {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnySSETransportFields.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "AnySSETransportFields.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnySSETransportFields.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -29849,45 +28807,74 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransportFields {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyStreamableHTTPTransportFields.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "AnyStreamableHTTPTransportFields.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "AnyStreamableHTTPTransportFields.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -30528,34 +29515,9 @@ impl ::agentspec_types::codec::Decode for AnyTlsOracleDatabaseConnectionConfigFi
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -30563,63 +29525,17 @@ impl ::agentspec_types::codec::Decode for AnyTlsOracleDatabaseConnectionConfigFi
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.dsn",
-                        entry.key_offset,
-                        path,
-                        "dsn",
-                    );
-                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
-                }
+                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
                 "config_dir" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.config_dir",
-                        entry.key_offset,
-                        path,
-                        "config_dir",
-                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyTlsOracleDatabaseConnectionConfigFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -31240,34 +30156,9 @@ impl ::agentspec_types::codec::Decode for AuthConfigFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -31275,125 +30166,40 @@ impl ::agentspec_types::codec::Decode for AuthConfigFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "min_agentspec_version" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.min_agentspec_version",
-                        entry.key_offset,
-                        path,
-                        "min_agentspec_version",
-                    );
                     cx.field(
                         &mut slot_min_agentspec_version,
                         entry.value,
                         &path.key("min_agentspec_version"),
                     )
                 }
-                "issuer" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.issuer",
-                        entry.key_offset,
-                        path,
-                        "issuer",
-                    );
-                    cx.field(&mut slot_issuer, entry.value, &path.key("issuer"))
-                }
+                "issuer" => cx.field(&mut slot_issuer, entry.value, &path.key("issuer")),
                 "endpoints" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.endpoints",
-                        entry.key_offset,
-                        path,
-                        "endpoints",
-                    );
                     cx.field(&mut slot_endpoints, entry.value, &path.key("endpoints"))
                 }
-                "client" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.client",
-                        entry.key_offset,
-                        path,
-                        "client",
-                    );
-                    cx.field(&mut slot_client, entry.value, &path.key("client"))
-                }
+                "client" => cx.field(&mut slot_client, entry.value, &path.key("client")),
                 "redirect_uri" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.redirect_uri",
-                        entry.key_offset,
-                        path,
-                        "redirect_uri",
-                    );
                     cx.field(
                         &mut slot_redirect_uri,
                         entry.value,
                         &path.key("redirect_uri"),
                     )
                 }
-                "scopes" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.scopes",
-                        entry.key_offset,
-                        path,
-                        "scopes",
-                    );
-                    cx.field(&mut slot_scopes, entry.value, &path.key("scopes"))
-                }
+                "scopes" => cx.field(&mut slot_scopes, entry.value, &path.key("scopes")),
                 "scope_policy" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.scope_policy",
-                        entry.key_offset,
-                        path,
-                        "scope_policy",
-                    );
                     cx.field(
                         &mut slot_scope_policy,
                         entry.value,
                         &path.key("scope_policy"),
                     )
                 }
-                "pkce" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.pkce",
-                        entry.key_offset,
-                        path,
-                        "pkce",
-                    );
-                    cx.field(&mut slot_pkce, entry.value, &path.key("pkce"))
-                }
+                "pkce" => cx.field(&mut slot_pkce, entry.value, &path.key("pkce")),
                 "resource" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.resource",
-                        entry.key_offset,
-                        path,
-                        "resource",
-                    );
                     cx.field(&mut slot_resource, entry.value, &path.key("resource"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AuthConfigFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -33934,34 +32740,9 @@ impl ::agentspec_types::codec::Decode for DatastoreFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -33969,23 +32750,9 @@ impl ::agentspec_types::codec::Decode for DatastoreFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "datastore_schema" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.datastore_schema",
-                        entry.key_offset,
-                        path,
-                        "datastore_schema",
-                    );
                     cx.field(
                         &mut slot_datastore_schema,
                         entry.value,
@@ -33993,13 +32760,6 @@ impl ::agentspec_types::codec::Decode for DatastoreFields {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "DatastoreFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -34488,34 +33248,9 @@ impl ::agentspec_types::codec::Decode for GeminiAuthConfigFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAuthConfigFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAuthConfigFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAuthConfigFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -34523,23 +33258,9 @@ impl ::agentspec_types::codec::Decode for GeminiAuthConfigFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAuthConfigFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "GeminiAuthConfigFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -35043,34 +33764,9 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -35078,33 +33774,10 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "llm" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.llm",
-                        entry.key_offset,
-                        path,
-                        "llm",
-                    );
-                    cx.field(&mut slot_llm, entry.value, &path.key("llm"))
-                }
+                "llm" => cx.field(&mut slot_llm, entry.value, &path.key("llm")),
                 "summarization_instructions" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.summarization_instructions",
-                        entry.key_offset,
-                        path,
-                        "summarization_instructions",
-                    );
                     cx.field(
                         &mut slot_summarization_instructions,
                         entry.value,
@@ -35112,13 +33785,6 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
                     )
                 }
                 "max_cache_size" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.max_cache_size",
-                        entry.key_offset,
-                        path,
-                        "max_cache_size",
-                    );
                     cx.field_min(
                         &mut slot_max_cache_size,
                         entry.value,
@@ -35128,13 +33794,6 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
                     )
                 }
                 "max_cache_lifetime" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.max_cache_lifetime",
-                        entry.key_offset,
-                        path,
-                        "max_cache_lifetime",
-                    );
                     cx.field_min(
                         &mut slot_max_cache_lifetime,
                         entry.value,
@@ -35144,13 +33803,6 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
                     )
                 }
                 "cache_collection_name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.cache_collection_name",
-                        entry.key_offset,
-                        path,
-                        "cache_collection_name",
-                    );
                     cx.field(
                         &mut slot_cache_collection_name,
                         entry.value,
@@ -35158,23 +33810,9 @@ impl ::agentspec_types::codec::Decode for MessageTransformFields {
                     )
                 }
                 "datastore" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.datastore",
-                        entry.key_offset,
-                        path,
-                        "datastore",
-                    );
                     cx.field(&mut slot_datastore, entry.value, &path.key("datastore"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MessageTransformFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -37177,34 +35815,9 @@ impl ::agentspec_types::codec::Decode for OracleDatabaseConnectionConfigFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -37212,63 +35825,17 @@ impl ::agentspec_types::codec::Decode for OracleDatabaseConnectionConfigFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "dsn" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.dsn",
-                        entry.key_offset,
-                        path,
-                        "dsn",
-                    );
-                    cx.field(&mut slot_dsn, entry.value, &path.key("dsn"))
-                }
+                "dsn" => cx.field(&mut slot_dsn, entry.value, &path.key("dsn")),
                 "config_dir" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.config_dir",
-                        entry.key_offset,
-                        path,
-                        "config_dir",
-                    );
                     cx.field(&mut slot_config_dir, entry.value, &path.key("config_dir"))
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OracleDatabaseConnectionConfigFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -37903,34 +36470,9 @@ impl ::agentspec_types::codec::Decode for PostgresDatabaseConnectionConfigFields
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -37938,107 +36480,29 @@ impl ::agentspec_types::codec::Decode for PostgresDatabaseConnectionConfigFields
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
-                "user" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.user",
-                        entry.key_offset,
-                        path,
-                        "user",
-                    );
-                    cx.field(&mut slot_user, entry.value, &path.key("user"))
-                }
+                "user" => cx.field(&mut slot_user, entry.value, &path.key("user")),
                 "password" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.password",
-                        entry.key_offset,
-                        path,
-                        "password",
-                    );
                     cx.field(&mut slot_password, entry.value, &path.key("password"))
                 }
-                "url" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.url",
-                        entry.key_offset,
-                        path,
-                        "url",
-                    );
-                    cx.field(&mut slot_url, entry.value, &path.key("url"))
-                }
+                "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "sslmode" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.sslmode",
-                        entry.key_offset,
-                        path,
-                        "sslmode",
-                    );
                     cx.field(&mut slot_sslmode, entry.value, &path.key("sslmode"))
                 }
                 "sslcert" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.sslcert",
-                        entry.key_offset,
-                        path,
-                        "sslcert",
-                    );
                     cx.field(&mut slot_sslcert, entry.value, &path.key("sslcert"))
                 }
-                "sslkey" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.sslkey",
-                        entry.key_offset,
-                        path,
-                        "sslkey",
-                    );
-                    cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey"))
-                }
+                "sslkey" => cx.field(&mut slot_sslkey, entry.value, &path.key("sslkey")),
                 "sslrootcert" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.sslrootcert",
-                        entry.key_offset,
-                        path,
-                        "sslrootcert",
-                    );
                     cx.field(
                         &mut slot_sslrootcert,
                         entry.value,
                         &path.key("sslrootcert"),
                     )
                 }
-                "sslcrl" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.sslcrl",
-                        entry.key_offset,
-                        path,
-                        "sslcrl",
-                    );
-                    cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl"))
-                }
+                "sslcrl" => cx.field(&mut slot_sslcrl, entry.value, &path.key("sslcrl")),
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "PostgresDatabaseConnectionConfigFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,
@@ -39366,45 +37830,74 @@ impl ::agentspec_types::codec::Decode for RemoteTransportFields {
                 }
                 "url" => cx.field(&mut slot_url, entry.value, &path.key("url")),
                 "auth" => {
+                    cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "RemoteTransportFields.auth",
                         entry.key_offset,
                         path,
                         "auth",
+                        false,
+                        || {
+                            matches!(
+                                & slot_auth, ::agentspec_types::codec::Slot::Present(value)
+                                if { let default : ::std::option::Option <
+                                ::agentspec_types::RefOr < AuthConfig > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(&mut slot_auth, entry.value, &path.key("auth"))
                 }
                 "headers" => {
                     cx.field(&mut slot_headers, entry.value, &path.key("headers"))
                 }
                 "sensitive_headers" => {
+                    cx.field(
+                        &mut slot_sensitive_headers,
+                        entry.value,
+                        &path.key("sensitive_headers"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "RemoteTransportFields.sensitive_headers",
                         entry.key_offset,
                         path,
                         "sensitive_headers",
+                        false,
+                        || {
+                            matches!(
+                                & slot_sensitive_headers,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option <
+                                ::agentspec_types::Sensitive < ::agentspec_types::IndexMap <
+                                ::std::string::String, ::std::string::String > > > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_sensitive_headers,
-                        entry.value,
-                        &path.key("sensitive_headers"),
-                    )
                 }
                 "retry_policy" => {
+                    cx.field(
+                        &mut slot_retry_policy,
+                        entry.value,
+                        &path.key("retry_policy"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "RemoteTransportFields.retry_policy",
                         entry.key_offset,
                         path,
                         "retry_policy",
+                        false,
+                        || {
+                            matches!(
+                                & slot_retry_policy,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : ::std::option::Option < RetryPolicy > =
+                                ::core::default::Default::default(); * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_retry_policy,
-                        entry.value,
-                        &path.key("retry_policy"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -40058,18 +38551,26 @@ impl ::agentspec_types::codec::Decode for ToolFields {
                     cx.field(&mut slot_outputs, entry.value, &path.key("outputs"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(25u16, 4u16, 2u16),
                         "ToolFields.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "$referenced_components" => {
                     cx.referenced(
@@ -40493,34 +38994,9 @@ impl ::agentspec_types::codec::Decode for ToolBoxFields {
         > = ::agentspec_types::codec::Slot::Absent;
         for entry in entries {
             match entry.key.as_str() {
-                "id" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.id",
-                        entry.key_offset,
-                        path,
-                        "id",
-                    );
-                    cx.field(&mut slot_id, entry.value, &path.key("id"))
-                }
-                "name" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.name",
-                        entry.key_offset,
-                        path,
-                        "name",
-                    );
-                    cx.field(&mut slot_name, entry.value, &path.key("name"))
-                }
+                "id" => cx.field(&mut slot_id, entry.value, &path.key("id")),
+                "name" => cx.field(&mut slot_name, entry.value, &path.key("name")),
                 "description" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.description",
-                        entry.key_offset,
-                        path,
-                        "description",
-                    );
                     cx.field(
                         &mut slot_description,
                         entry.value,
@@ -40528,37 +39004,31 @@ impl ::agentspec_types::codec::Decode for ToolBoxFields {
                     )
                 }
                 "metadata" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.metadata",
-                        entry.key_offset,
-                        path,
-                        "metadata",
-                    );
                     cx.field(&mut slot_metadata, entry.value, &path.key("metadata"))
                 }
                 "requires_confirmation" => {
+                    cx.field(
+                        &mut slot_requires_confirmation,
+                        entry.value,
+                        &path.key("requires_confirmation"),
+                    );
                     cx.newer_field(
                         ::agentspec_types::Version::new(26u16, 1u16, 2u16),
                         "ToolBoxFields.requires_confirmation",
                         entry.key_offset,
                         path,
                         "requires_confirmation",
+                        false,
+                        || {
+                            matches!(
+                                & slot_requires_confirmation,
+                                ::agentspec_types::codec::Slot::Present(value) if { let
+                                default : bool = false; * value != default }
+                            )
+                        },
                     );
-                    cx.field(
-                        &mut slot_requires_confirmation,
-                        entry.value,
-                        &path.key("requires_confirmation"),
-                    )
                 }
                 "client_transport" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.client_transport",
-                        entry.key_offset,
-                        path,
-                        "client_transport",
-                    );
                     cx.field(
                         &mut slot_client_transport,
                         entry.value,
@@ -40566,13 +39036,6 @@ impl ::agentspec_types::codec::Decode for ToolBoxFields {
                     )
                 }
                 "tool_filter" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.tool_filter",
-                        entry.key_offset,
-                        path,
-                        "tool_filter",
-                    );
                     cx.field(
                         &mut slot_tool_filter,
                         entry.value,
@@ -40580,13 +39043,6 @@ impl ::agentspec_types::codec::Decode for ToolBoxFields {
                     )
                 }
                 "$referenced_components" => {
-                    cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolBoxFields.$referenced_components",
-                        entry.key_offset,
-                        path,
-                        "$referenced_components",
-                    );
                     cx.referenced(
                         &mut slot_referenced_components,
                         entry.value,

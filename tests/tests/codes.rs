@@ -35,7 +35,7 @@ fn table() -> Vec<(String, Option<String>)> {
 #[test]
 fn every_code_in_the_table_is_produced_by_its_example() {
     let rows = table();
-    assert_eq!(rows.len(), 62);
+    assert_eq!(rows.len(), 64);
     for (code, example) in &rows {
         match example {
             Some(file) => {
@@ -56,6 +56,16 @@ fn every_code_in_the_table_is_produced_by_its_example() {
                     doc.split(&[("nope", None)]).unwrap_err().diagnostics[0].code,
                     "invalid-split"
                 );
+            }
+            None if code == "dropped-field" => {
+                let doc = Document::from_path(fixture(
+                    "edge-cases/newer_field_in_older_version_dropped_on_reserialize.json",
+                ))
+                .unwrap();
+                let (_, report) = doc
+                    .with_version_dropping(agentspec_types::Version::new(25, 4, 1))
+                    .unwrap();
+                assert_eq!(report[0].code, "dropped-field");
             }
             None => panic!("{code} has no example"),
         }
