@@ -8,18 +8,23 @@ use std::path::Path as FsPath;
 
 use indexmap::IndexMap;
 
-use crate::check::{Registry, check_references};
-use crate::codec::{ComponentInfo, ComponentSet, Decoder, Encoder, Need, Path};
+use crate::check::Registry;
+use crate::codec::{ComponentInfo, ComponentSet, Encoder, Path};
 use crate::components::{Components, LoadOptions};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::layout;
+
+mod decode;
+mod versions;
+
 use crate::sink::Sink;
-use crate::tree::{Entry, Node, Value};
+use crate::tree::{Node, Value};
 use crate::value::{ValueSink, value_to_node};
 use crate::version::Version;
 use crate::walk::Visit;
 use crate::yaml::{YamlWriter, parse_yaml_with_depth};
+pub(crate) use decode::decode_document;
 
 /// The text format of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,17 +164,6 @@ impl<C: ComponentSet + Send> Document<C> {
             depth: 0,
             reload: Reload::default(),
         }
-    }
-
-    /// A document for `root`, written at the oldest version that can hold it (as pyagentspec
-    /// writes what is built in code); see [`Document::min_version`].
-    pub fn at_min_version(root: C) -> Self
-    where
-        C: Sync,
-    {
-        let mut doc = Self::new(root, Version::new(0, 0, 0));
-        doc.version = doc.min_version().0;
-        doc
     }
 
     /// Loads a JSON document.
@@ -553,99 +547,6 @@ impl<C: ComponentSet + Send> Document<C> {
         sink.end_object();
     }
 
-    /// The document set to be written at `version`: an error naming what needs a newer
-    /// version when `version` is too old for the content, or when it is not a known version.
-    pub fn with_version(mut self, version: Version) -> Result<Self, LoadError>
-    where
-        C: Sync,
-    {
-        known_version::<C>(version)?;
-        match self.min_version() {
-            (min, Some(need)) if version < min => Err(too_old(version, min, need)),
-            _ => {
-                self.version = version;
-                Ok(self)
-            }
-        }
-    }
-
-    /// The document set to be written at `version`, without the fields `version` does not
-    /// have that hold a value: each one dropped is reported as a `dropped-field` warning at
-    /// its pointer. Components and values newer than `version` cannot be dropped: an error
-    /// names them, as [`with_version`](Document::with_version) does.
-    pub fn with_version_dropping(
-        mut self,
-        version: Version,
-    ) -> Result<(Self, Vec<Diagnostic>), LoadError>
-    where
-        C: Sync,
-    {
-        known_version::<C>(version)?;
-        let mut cx = Encoder::new(version, true);
-        cx.drop_newer = true;
-        let (needs, dropped) = self.walk_needs(cx);
-        if let Some(need) = newest(&needs) {
-            return Err(too_old(version, need.version, need.clone()));
-        }
-        if dropped.is_empty() {
-            self.version = version;
-            return Ok((self, Vec::new()));
-        }
-        let report = dropped
-            .iter()
-            .map(|d| {
-                Diagnostic::warning(
-                    "dropped-field",
-                    format!(
-                        "`{}` is dropped: it exists from Agent Spec {}, and the document is written at {version}",
-                        d.what, d.version
-                    ),
-                    d.pointer.clone().unwrap_or_default(),
-                    None,
-                )
-            })
-            .collect();
-        let mut cx = Encoder::new(version, true);
-        cx.drop_newer = true;
-        let value = self.write_into_with(ValueSink::new(), cx).finish();
-        Ok((self.reload.load(&value)?, report))
-    }
-
-    /// The oldest Agent Spec version that can hold this document, and what decides it: the
-    /// component type or the non-default field that needs the newest version (`None` when
-    /// nothing needs more than the oldest known version).
-    pub fn min_version(&self) -> (Version, Option<Need>)
-    where
-        C: Sync,
-    {
-        let oldest = C::VERSIONS.first().copied().unwrap_or(self.version);
-        let (needs, _) = self.walk_needs(Encoder::new(oldest, true));
-        match newest(&needs) {
-            Some(n) => (n.version, Some(n.clone())),
-            None => (oldest, None),
-        }
-    }
-
-    /// Writes the document with `cx` into a sink that tracks pointers, and returns what
-    /// needs a newer version than `cx.version`, and what `cx` dropped.
-    fn walk_needs(&self, cx: Encoder) -> (Vec<Need>, Vec<Need>)
-    where
-        C: Sync,
-    {
-        let walk = move || {
-            let mut sink = crate::sink::PathSink::new();
-            sink.begin_object();
-            self.root.encode_body(&mut sink, &cx);
-            sink.end_object();
-            (cx.needs.into_inner(), cx.dropped.into_inner())
-        };
-        if self.depth > DEEP {
-            on_big_stack(self.depth, walk)
-        } else {
-            walk()
-        }
-    }
-
     fn write_into<S: Sink + Send>(&self, sink: S, options: &WriteOptions) -> S
     where
         C: Sync,
@@ -727,53 +628,6 @@ impl<C: ComponentSet + Send> Document<C> {
             Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
             Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
-    }
-}
-
-/// An error unless `version` is one the type set knows.
-fn known_version<C: ComponentSet>(version: Version) -> Result<(), LoadError> {
-    if C::VERSIONS.contains(&version) {
-        return Ok(());
-    }
-    let known = C::VERSIONS
-        .iter()
-        .map(Version::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    let d = Diagnostic::error(
-        "unknown-version",
-        format!("Agent Spec version {version} is not known (known: {known})"),
-        "",
-        None,
-    );
-    Err(LoadError {
-        diagnostics: vec![d],
-    })
-}
-
-/// The newest of `needs`; among equals, the first in the document.
-fn newest(needs: &[Need]) -> Option<&Need> {
-    needs.iter().fold(None::<&Need>, |best, n| match best {
-        Some(b) if b.version >= n.version => Some(b),
-        _ => Some(n),
-    })
-}
-
-/// Writing at `version` is refused: `need` needs `min`.
-fn too_old(version: Version, min: Version, need: Need) -> LoadError {
-    let what = if need.field {
-        format!("`{}` is set", need.what)
-    } else {
-        format!("it holds a `{}`", need.what)
-    };
-    let message = format!("cannot write at {version}: {what}, which needs {min}");
-    LoadError {
-        diagnostics: vec![Diagnostic::error(
-            "version-too-old",
-            message,
-            need.pointer.unwrap_or_default(),
-            None,
-        )],
     }
 }
 
@@ -899,160 +753,4 @@ pub(crate) fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) 
             Err(e) => panic!("cannot start a thread to handle a deep document: {e}"),
         }
     })
-}
-
-pub(crate) fn decode_document<C: ComponentSet>(
-    tree: Node,
-    source: Option<Source<'_>>,
-    base: &Path<'_>,
-    registry: &Registry,
-) -> Result<Document<C>, LoadError> {
-    let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
-    cx.eager_pointers = source.is_none();
-    cx.values = registry.values.clone();
-    cx.keep_unknown = registry.keep_unknown;
-    if let Some(plugins) = &registry.plugins {
-        cx.plugins = plugins.clone();
-    }
-    let root_path = *base;
-    let offset = tree.offset;
-    let Value::Object(mut entries) = tree.value else {
-        let found = tree.value.type_name();
-        let d = Diagnostic::error(
-            "invalid-type",
-            format!("a document is an object (a component), found {found}"),
-            base.pointer(),
-            Some(offset as usize),
-        );
-        return Err(LoadError {
-            diagnostics: vec![d],
-        });
-    };
-    let version = root_version::<C>(&mut entries, offset, &mut cx, base);
-    cx.version = version;
-    let root = if entries.iter().any(|e| e.key == "$component_ref") {
-        cx.error("unsupported", "a document whose root is a `$component_ref` is not supported yet; put the component itself at the root", &root_path, offset);
-        None
-    } else {
-        let node = Node {
-            offset,
-            value: Value::Object(entries),
-        };
-        cx.decode_tagged(
-            node,
-            &root_path,
-            "component",
-            C::TYPES,
-            Some(C::plugin),
-            |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
-        )
-    };
-    check_references(&mut cx, source, registry);
-    // A kept newer field (reported) raises the version the document is written at.
-    let version = version.map(|v| cx.raised.map_or(v, |raised| raised.max(v)));
-    let mut diagnostics = std::mem::take(&mut cx.diagnostics);
-    diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
-    match (root, version) {
-        (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
-            Ok(Document {
-                root,
-                version,
-                warnings: diagnostics,
-                depth: 0,
-                reload: Reload {
-                    keep_unknown: registry.keep_unknown,
-                    plugins: registry.plugins.clone(),
-                },
-            })
-        }
-        _ => Err(LoadError { diagnostics }),
-    }
-}
-
-/// Takes `agentspec_version` (or the legacy `air_version`) out of the root's entries.
-fn root_version<C: ComponentSet>(
-    entries: &mut Vec<Entry>,
-    offset: u32,
-    cx: &mut Decoder,
-    base: &Path<'_>,
-) -> Option<Version> {
-    let newest = *C::VERSIONS.last()?;
-    let take = |entries: &mut Vec<Entry>, key: &str| {
-        entries
-            .iter()
-            .position(|e| e.key == key)
-            .map(|i| entries.remove(i))
-    };
-    let declared = take(entries, "agentspec_version");
-    let legacy = take(entries, "air_version");
-    let path = *base;
-    let entry = match (declared, legacy) {
-        (Some(entry), legacy) => {
-            if let Some(legacy) = legacy {
-                cx.warning(
-                    "legacy-version-field",
-                    "`air_version` beside `agentspec_version` is ignored",
-                    &path.key("air_version"),
-                    legacy.key_offset,
-                );
-            }
-            entry
-        }
-        (None, Some(legacy)) => {
-            cx.warning(
-                "legacy-version-field",
-                "`air_version` is the old name of `agentspec_version`; read as `agentspec_version`",
-                &path.key("air_version"),
-                legacy.key_offset,
-            );
-            legacy
-        }
-        (None, None) => {
-            let message = format!(
-                "the document declares no `agentspec_version`; read as the newest known version, {newest}"
-            );
-            cx.warning("missing-version", message, &path, offset);
-            return Some(newest);
-        }
-    };
-    let path = path.key(&entry.key);
-    let Value::Str(text) = &entry.value.value else {
-        cx.wrong_type("a version string", &entry.value, &path);
-        return None;
-    };
-    let known = C::VERSIONS
-        .iter()
-        .map(Version::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    match Version::parse(text) {
-        Some(v) if C::VERSIONS.contains(&v) => Some(v),
-        Some(v) if v == Version::new(25, 4, 0) => {
-            cx.warning(
-                "legacy-version",
-                "25.4.0 is the pre-release of 25.4.1; read as 25.4.1",
-                &path,
-                entry.value.offset,
-            );
-            Some(Version::new(25, 4, 1))
-        }
-        Some(_) => {
-            cx.error(
-                "unknown-version",
-                format!("Agent Spec version {text} is not known (known: {known})"),
-                &path,
-                entry.value.offset,
-            );
-            None
-        }
-        None => {
-            cx.error(
-                "invalid-version",
-                format!("`{text}` is not a version (expected MAJOR.MINOR.PATCH; known: {known})"),
-                &path,
-                entry.value.offset,
-            );
-            None
-        }
-    }
 }

@@ -12,6 +12,13 @@ use crate::sink::Sink;
 use crate::tree::{Entry, Node, Value};
 use crate::version::Version;
 
+mod encode;
+mod suggest;
+mod versions;
+
+pub use encode::{Encoder, Need, gates};
+pub use suggest::closest;
+
 /// Where a value stands in the document, as a chain of keys and indices; turned into a
 /// JSON pointer only when a diagnostic needs it.
 #[derive(Debug, Clone, Copy)]
@@ -533,111 +540,6 @@ impl Decoder {
         });
     }
 
-    /// A field that exists from `since`, read from a document that declares an older
-    /// version. When `changed` (it holds something other than its default), a reader of the
-    /// declared version would ignore a value that changes the meaning: an error
-    /// (`newer-value`), unless the field is `informational` (the reference SDK reads it in
-    /// older documents, and only drops it): then a warning, and the document is written at
-    /// `since`. A default value is a warning, and is left out when written.
-    #[allow(clippy::too_many_arguments)]
-    pub fn newer_field(
-        &mut self,
-        since: Version,
-        what: &str,
-        key_offset: u32,
-        path: &Path<'_>,
-        key: &str,
-        informational: bool,
-        changed: impl FnOnce() -> bool,
-    ) {
-        let Some(version) = self
-            .version
-            .filter(|v| since > *v && since != Version::NEVER)
-        else {
-            return;
-        };
-        let at = path.key(key);
-        match (changed(), informational) {
-            (true, false) => self.error(
-                "newer-value",
-                format!(
-                    "`{what}` exists from Agent Spec {since} and the document declares {version}: a {version} reader ignores it, and its value changes the meaning; declare {since} or later, or remove it"
-                ),
-                &at,
-                key_offset,
-            ),
-            (true, true) => {
-                self.raised = self.raised.max(Some(since));
-                self.warning(
-                    "newer-field",
-                    format!(
-                        "`{what}` exists from Agent Spec {since} and the document declares {version}: kept, so the document is written at {since} (writing it at {version} drops it only when asked, with a report)"
-                    ),
-                    &at,
-                    key_offset,
-                );
-            }
-            (false, _) => self.warning(
-                "newer-field",
-                format!(
-                    "`{what}` exists from Agent Spec {since} and the document declares {version}: it holds its default, and is left out when written at {version}"
-                ),
-                &at,
-                key_offset,
-            ),
-        }
-    }
-
-    /// A component type that exists from `since`, read from a document that declares an
-    /// older version: an error (`version-too-old`).
-    pub fn newer_component(
-        &mut self,
-        since: Version,
-        what: &str,
-        key_offset: u32,
-        path: &Path<'_>,
-    ) {
-        if let Some(version) = self.version
-            && since > version
-        {
-            self.error(
-                "version-too-old",
-                format!(
-                    "{what} exists from Agent Spec {since}, and the document declares {version}; declare {since} or later"
-                ),
-                &path.key("component_type"),
-                key_offset,
-            );
-        }
-    }
-
-    /// A value that exists from `since` (a declared, value-dependent gate such as
-    /// `provider: XAI`), read from a document that declares an older version: an error
-    /// (`newer-value`) when `holds`.
-    pub fn gated_value(
-        &mut self,
-        since: Version,
-        what: &str,
-        key_offset: u32,
-        path: &Path<'_>,
-        key: &str,
-        holds: impl FnOnce() -> bool,
-    ) {
-        if let Some(version) = self.version
-            && since > version
-            && holds()
-        {
-            self.error(
-                "newer-value",
-                format!(
-                    "{what} exists from Agent Spec {since} and the document declares {version}; declare {since} or later, or change it"
-                ),
-                &path.key(key),
-                key_offset,
-            );
-        }
-    }
-
     /// Records a component body read at `offset`.
     pub fn define(&mut self, id: &str, offset: u32, path: &Path<'_>) {
         let pointer = self.eager_pointers.then(|| path.pointer());
@@ -842,151 +744,6 @@ impl<T: AsNumber> AsNumber for Option<T> {
     }
 }
 
-/// Controls how a document is written.
-#[derive(Debug)]
-pub struct Encoder {
-    /// The version the document is written at: fields that do not exist at this version
-    /// are left out when they hold their default value.
-    pub version: Version,
-    /// Write the values of sensitive fields instead of `<id>.<field>` placeholders.
-    pub include_secrets: bool,
-    /// What needs a newer version than `version`, found while writing.
-    pub(crate) needs: std::cell::RefCell<Vec<Need>>,
-    /// Leave out the fields `version` lacks even when they hold a value, recording them in
-    /// `dropped` (only on explicit request: [`Document::with_version_dropping`]).
-    ///
-    /// [`Document::with_version_dropping`]: crate::Document::with_version_dropping
-    pub(crate) drop_newer: bool,
-    /// The fields left out by `drop_newer`.
-    pub(crate) dropped: std::cell::RefCell<Vec<Need>>,
-}
-
-/// Something a document holds that needs a version newer than the one it is written at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Need {
-    /// The version it needs.
-    pub version: Version,
-    /// What it is: a component type (`Swarm`) or a field (`Agent.transforms`).
-    pub what: &'static str,
-    /// Whether it is a field holding a non-default value (else a component type).
-    pub field: bool,
-    /// Where it is, when the sink tracks it.
-    pub pointer: Option<String>,
-}
-
-impl Encoder {
-    /// An encoder writing at `version`.
-    pub fn new(version: Version, include_secrets: bool) -> Self {
-        Encoder {
-            version,
-            include_secrets,
-            needs: Default::default(),
-            drop_newer: false,
-            dropped: Default::default(),
-        }
-    }
-
-    /// Whether a field that exists from `since` is written at this version.
-    pub fn writes(&self, since: Version) -> bool {
-        self.version >= since
-    }
-
-    /// A field from `since` that the version lacks: written anyway when it holds a
-    /// non-default value (never dropped silently), and recorded as needing `since`; in
-    /// `drop_newer` mode, left out and recorded as dropped.
-    pub fn forced(
-        &self,
-        since: Version,
-        what: &'static str,
-        sink: &dyn Sink,
-        key: &str,
-        non_default: bool,
-    ) -> bool {
-        if !non_default {
-            return false;
-        }
-        let need = Need {
-            version: since,
-            what,
-            field: true,
-            pointer: field_pointer(sink, key),
-        };
-        if self.drop_newer {
-            self.dropped.borrow_mut().push(need);
-            false
-        } else {
-            self.needs.borrow_mut().push(need);
-            true
-        }
-    }
-
-    /// A value that needs `since` (a declared, value-dependent gate), recorded when it holds.
-    /// It cannot be dropped: the field exists at the version, its value does not.
-    pub fn value_gate(
-        &self,
-        since: Version,
-        what: &'static str,
-        sink: &dyn Sink,
-        key: &str,
-        holds: bool,
-    ) {
-        if holds && since > self.version {
-            self.needs.borrow_mut().push(Need {
-                version: since,
-                what,
-                field: true,
-                pointer: field_pointer(sink, key),
-            });
-        }
-    }
-
-    /// A component type that exists from `since`, written here.
-    pub fn component(&self, since: Version, what: &'static str, sink: &dyn Sink) {
-        if since > self.version {
-            self.needs.borrow_mut().push(Need {
-                version: since,
-                what,
-                field: false,
-                pointer: sink.pointer(),
-            });
-        }
-    }
-}
-
-/// The pointer of the field `key` of the object `sink` is writing, when it tracks pointers.
-fn field_pointer(sink: &dyn Sink, key: &str) -> Option<String> {
-    sink.pointer().map(|mut p| {
-        push_pointer_token(&mut p, key);
-        p
-    })
-}
-
-/// The closest of `candidates` to `word` (edit distance at most a third of its length).
-pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(2);
-    candidates
-        .filter(|c| *c != word)
-        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, c)| (*d, *c))
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -999,44 +756,5 @@ mod tests {
         let c = b.key("m~n");
         assert_eq!(c.pointer(), "/a~1b/3/m~0n");
         assert_eq!(Path::ROOT.pointer(), "");
-    }
-
-    #[test]
-    fn suggests_the_closest_name() {
-        let names = ["ToolNode", "StartNode", "EndNode", "LlmNode"];
-        assert_eq!(closest("ToolNod", names.iter().copied()), Some("ToolNode"));
-        assert_eq!(
-            closest("Satrtnode", names.iter().copied()),
-            Some("StartNode")
-        );
-        assert_eq!(closest("Completely", names.iter().copied()), None);
-    }
-}
-
-/// The checks of the declared value-dependent version gates.
-pub mod gates {
-    use super::Encode;
-    use crate::value::ValueSink;
-
-    /// Whether `value` is written as the string `expected` (an enum value, possibly optional).
-    pub fn holds<T: Encode>(value: &T, expected: &str) -> bool {
-        let mut sink = ValueSink::new();
-        value.encode(&mut sink, &super::Encoder::new(super::Version::NEVER, true));
-        sink.finish().as_str() == Some(expected)
-    }
-
-    /// Structured generation: several outputs, or one that is not a string.
-    pub fn structured_outputs(outputs: &Option<Vec<crate::JsonObject>>) -> bool {
-        outputs.as_ref().is_some_and(|o| {
-            o.len() > 1
-                || o.first().is_some_and(|p| {
-                    p.get("type").and_then(serde_json::Value::as_str) != Some("string")
-                })
-        })
-    }
-
-    /// A request body that is not a JSON object.
-    pub fn data_not_object(data: &serde_json::Value) -> bool {
-        !data.is_object()
     }
 }
