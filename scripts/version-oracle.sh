@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Differential oracle for version gates: installs pyagentspec 26.3.1 in the project's venv
+# (scripts/.venv), builds `agentspec`, and checks that both accept and reject the same corpus
+# documents moved to every other version, and the same values newer than their document.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/venv.sh
+cargo build --quiet --locked -p agentspec-cli
+"$venv/bin/python" scripts/version-oracle.py target/debug/agentspec tests/fixtures/generated
