@@ -415,7 +415,7 @@ fn generate(
                 self
             }
             #io
-            fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn #krate::ComponentInfo)) {
+            fn visit_components<'a>(&'a self, f: &mut dyn FnMut(#krate::walk::Visit<'a, #krate::Component>)) {
                 #krate::plugin::visit_field(&self.#base_ident, f);
                 #( #visits )*
             }

@@ -17,6 +17,7 @@ use crate::codec::{Encode, Encoder};
 use crate::sink::Sink;
 use crate::version::Version;
 use crate::walk::{Visit, Walk};
+use indexmap::IndexMap;
 
 /// What a plugin component type provides to load, write and inspect it.
 pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
@@ -38,8 +39,9 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     fn eq_dyn(&self, other: &dyn PluginComponent) -> bool;
     /// Itself, to downcast.
     fn as_any(&self) -> &dyn Any;
-    /// Calls `f` for every component held in its fields, at any depth.
-    fn visit_components<'a>(&'a self, f: &mut dyn FnMut(&'a dyn crate::ComponentInfo)) {
+    /// Calls `f` for every component held in its fields, at any depth, and for every
+    /// non-empty `$referenced_components` map before its entries.
+    fn visit_components<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, crate::Component>)) {
         let _ = f;
     }
     /// The inputs, outputs and branches its other fields imply, which validation checks
@@ -120,26 +122,32 @@ impl crate::ComponentInfo for Plugin {
     }
 }
 
-/// A walk visits the plugin component, then the components its fields hold (their
-/// `$referenced_components` maps are not visited as such).
-impl<C> Walk<C> for Plugin {
+/// A walk visits the plugin component, then the components its fields hold and their
+/// `$referenced_components` maps (the maps only when `C` is this crate's [`Component`]:
+/// plugins hold those).
+///
+/// [`Component`]: crate::Component
+impl<C: 'static> Walk<C> for Plugin {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         f(Visit::Component(self));
-        self.0.visit_components(&mut |c| f(Visit::Component(c)));
+        self.0.visit_components(&mut |v| match v {
+            Visit::Component(c) => f(Visit::Component(c)),
+            Visit::Referenced(map) => {
+                if let Some(map) = (map as &dyn Any).downcast_ref::<IndexMap<String, C>>() {
+                    f(Visit::Referenced(map));
+                }
+            }
+        });
     }
 }
 
 /// What [`PluginComponent::visit_components`] does for one field: every component the
-/// field holds (for `#[derive(Component)]`).
+/// field holds, and its `$referenced_components` maps (for `#[derive(Component)]`).
 pub fn visit_field<'a, T: Walk<crate::Component>>(
     field: &'a T,
-    f: &mut dyn FnMut(&'a dyn crate::ComponentInfo),
+    f: &mut dyn FnMut(Visit<'a, crate::Component>),
 ) {
-    field.walk(&mut |v| {
-        if let Visit::Component(c) = v {
-            f(c);
-        }
-    });
+    field.walk(f);
 }
 
 /// A component of a type nothing defines, kept as read: written back key for key.

@@ -308,6 +308,34 @@ fn walks_visit_plugin_components_and_what_they_hold() {
 }
 
 #[test]
+fn walks_visit_a_plugin_s_own_referenced_components() {
+    let text =
+        std::fs::read_to_string(fixture("generated/plugin_custom_component_root.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    let map = value.as_object_mut().unwrap();
+    let llm = map.insert(
+        "llm_config".into(),
+        serde_json::json!({"$component_ref": "llm_vllm"}),
+    );
+    let version = map.shift_remove("agentspec_version").unwrap();
+    map.insert(
+        "$referenced_components".into(),
+        serde_json::json!({ "llm_vllm": llm.unwrap() }),
+    );
+    map.insert("agentspec_version".into(), version);
+    let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+    let plugins = registry();
+    let doc = Document::from_str_with(&text, Format::Json, &LoadOptions::new().plugins(&plugins))
+        .unwrap();
+    let maps = doc.referenced_components();
+    assert_eq!(maps.len(), 1);
+    assert_eq!(maps[0].keys().collect::<Vec<_>>(), ["llm_vllm"]);
+    let seen: Vec<&str> = doc.components().iter().map(|c| c.id()).collect();
+    assert_eq!(seen, ["plugin_weather", "llm_vllm"]);
+    assert_eq!(doc.to_json_pretty(), text);
+}
+
+#[test]
 fn plugins_are_validated_against_the_io_their_hook_infers() {
     let doc = load_typed("plugin_flow_regex_node.json").unwrap();
     let errors: Vec<String> = doc
