@@ -6,12 +6,16 @@ use std::path::PathBuf;
 use agentspec_codegen::model::{Model, Version};
 use agentspec_codegen::{Generator, Settings};
 
-fn model(files: &[&str]) -> Model {
+fn generator(files: &[&str]) -> Generator {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schema");
     let settings = files
         .iter()
         .fold(Settings::new(), |s, f| s.schema_file(dir.join(f)));
-    Generator::new(settings).model().unwrap()
+    Generator::new(settings)
+}
+
+fn model(files: &[&str]) -> Model {
+    generator(files).model().unwrap()
 }
 
 #[test]
@@ -64,6 +68,19 @@ fn a_new_schema_file_brings_its_version_components_and_gates() {
             .fields
             .iter()
             .any(|f| f.json_name == "transforms")
+    );
+    // The JSON Schema of the new version comes with the file too.
+    let new = v("26.1.2");
+    assert!(generator(&older).json_schema(new).unwrap().is_none());
+    let schema = generator(&all).json_schema(new).unwrap().unwrap();
+    assert_eq!(
+        schema.pointer("/$defs/RootAgentSpecVersion/const"),
+        Some(&serde_json::json!("26.1.2"))
+    );
+    assert!(
+        schema
+            .pointer("/$defs/VersionedCatchExceptionNode")
+            .is_some()
     );
     // …and what the older files already had keeps its version.
     for (name, component) in &before.components {
