@@ -11,25 +11,13 @@ import sys
 from pathlib import Path
 
 import yaml
+from oracle_common import placeholder_registry
 from pyagentspec.serialization import AgentSpecDeserializer, AgentSpecSerializer
 from pyagentspec.versioning import AgentSpecVersionEnum
 
 # Plugin documents and disaggregated pairs need what later issues bring.
 SKIP_PREFIXES = ("plugin_", "disaggregated_")
 SKIP_SUFFIXES = (".registry",)
-
-
-def sensitive_refs(value, out):
-    if isinstance(value, dict):
-        ref = value.get("$component_ref")
-        if isinstance(ref, str) and "." in ref and len(value) == 1:
-            out.add(ref)
-        for v in value.values():
-            sensitive_refs(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            sensitive_refs(v, out)
-    return out
 
 
 def same_layout(a, b, ordered=True):
@@ -54,14 +42,11 @@ def main():
             if ours.returncode != 0:
                 raise RuntimeError(f"agentspec fmt failed: {ours.stderr.strip()}")
             written = json.loads(ours.stdout) if path.suffix == ".json" else yaml.safe_load(ours.stdout)
-            refs = sensitive_refs(written, set())
-            # Values for redacted sensitive fields (non-empty, so that pyagentspec redacts them
-            # again): headers are mappings, the rest strings.
-            registry = {r: ({"X-Placeholder": "v"} if r.endswith(".sensitive_headers") else "<placeholder>") for r in refs}
+            registry = placeholder_registry(written)
             component = AgentSpecDeserializer().from_dict(written, components_registry=registry or None)
             version = AgentSpecVersionEnum(written["agentspec_version"])
             again = AgentSpecSerializer().to_dict(component, agentspec_version=version,
-                                                  include_sensitive_fields=not refs)
+                                                  include_sensitive_fields=not registry)
             if not same_layout(original, again):
                 raise RuntimeError("pyagentspec wrote back a different document")
             passed += 1

@@ -13,24 +13,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from oracle_common import placeholder_registry
 from pyagentspec.serialization import AgentSpecDeserializer
 
 VERSIONS = ["25.4.1", "25.4.2", "26.1.0", "26.1.2"]
 # Plugin documents need their plugin types; disaggregated mains their components file.
 SKIP_PREFIXES = ("plugin_", "disaggregated_")
-
-
-def sensitive_refs(value, out):
-    if isinstance(value, dict):
-        ref = value.get("$component_ref")
-        if isinstance(ref, str) and "." in ref and len(value) == 1:
-            out.add(ref)
-        for v in value.values():
-            sensitive_refs(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            sensitive_refs(v, out)
-    return out
 
 
 def mutations(documents):
@@ -86,8 +74,7 @@ def variants(fixtures):
 
 
 def pyagentspec_accepts(doc):
-    refs = sensitive_refs(doc, set())
-    registry = {r: ({"X-Placeholder": "v"} if r.endswith(".sensitive_headers") else "<placeholder>") for r in refs}
+    registry = placeholder_registry(doc)
     try:
         AgentSpecDeserializer().from_dict(doc, components_registry=registry or None)
         return True, ""
