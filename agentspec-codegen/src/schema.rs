@@ -10,7 +10,7 @@ use crate::model::{Model, Version};
 use crate::read::{SchemaFile, version_table};
 
 /// The definition the root `agentspec_version` of every `Versioned<X>` points at.
-pub(crate) const ROOT_VERSION: &str = "RootAgentSpecVersion";
+const ROOT_VERSION: &str = "RootAgentSpecVersion";
 
 /// The schema of `version`'s documents, from the file published with it.
 pub(crate) fn for_version(

@@ -2800,12 +2800,13 @@ impl A2AConnectionConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "A2AConnectionConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "A2AConnectionConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -3273,12 +3274,13 @@ impl Agent {
                 "toolboxes" => {
                     cx.field(&mut slot_toolboxes, entry.value, &path.key("toolboxes"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Agent.toolboxes",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "Agent.toolboxes",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "toolboxes",
-                        false,
+                        &path.key("toolboxes"),
                         || {
                             matches!(
                                 & slot_toolboxes,
@@ -3297,12 +3299,13 @@ impl Agent {
                         &path.key("human_in_the_loop"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "Agent.human_in_the_loop",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "Agent.human_in_the_loop",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "human_in_the_loop",
-                        false,
+                        &path.key("human_in_the_loop"),
                         || {
                             matches!(
                                 & slot_human_in_the_loop,
@@ -3315,12 +3318,13 @@ impl Agent {
                 "transforms" => {
                     cx.field(&mut slot_transforms, entry.value, &path.key("transforms"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "Agent.transforms",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "Agent.transforms",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "transforms",
-                        false,
+                        &path.key("transforms"),
                         || {
                             matches!(
                                 & slot_transforms,
@@ -4494,12 +4498,13 @@ impl ApiNode {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ApiNode.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "ApiNode.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -4518,12 +4523,13 @@ impl ApiNode {
                         &path.key("url_allow_list"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ApiNode.url_allow_list",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "ApiNode.url_allow_list",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "url_allow_list",
-                        false,
+                        &path.key("url_allow_list"),
                         || {
                             matches!(
                                 & slot_url_allow_list,
@@ -4542,12 +4548,13 @@ impl ApiNode {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ApiNode.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "ApiNode.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -6013,12 +6020,13 @@ impl ClientTool {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ClientTool.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "ClientTool.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -8858,12 +8866,13 @@ impl GeminiConfig {
                 "url" => {
                     cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
-                        ::agentspec_types::Version::NEVER,
-                        "GeminiConfig.url",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::NEVER,
+                            what: "GeminiConfig.url",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "url",
-                        false,
+                        &path.key("url"),
                         || {
                             matches!(
                                 & slot_url, ::agentspec_types::codec::Slot::Present(value)
@@ -10991,12 +11000,13 @@ impl MCPTool {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "MCPTool.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "MCPTool.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -11262,12 +11272,13 @@ impl MCPToolBox {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "MCPToolBox.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "MCPToolBox.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -14694,12 +14705,13 @@ impl OciAgent {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OciAgent.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OciAgent.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -16072,12 +16084,13 @@ impl OciGenAiConfig {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OciGenAiConfig.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OciGenAiConfig.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -16090,12 +16103,13 @@ impl OciGenAiConfig {
                 "url" => {
                     cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
-                        ::agentspec_types::Version::NEVER,
-                        "OciGenAiConfig.url",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::NEVER,
+                            what: "OciGenAiConfig.url",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "url",
-                        false,
+                        &path.key("url"),
                         || {
                             matches!(
                                 & slot_url, ::agentspec_types::codec::Slot::Present(value)
@@ -16109,12 +16123,13 @@ impl OciGenAiConfig {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::NEVER,
-                        "OciGenAiConfig.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::NEVER,
+                            what: "OciGenAiConfig.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -16140,12 +16155,13 @@ impl OciGenAiConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OciGenAiConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OciGenAiConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -16184,12 +16200,13 @@ impl OciGenAiConfig {
                         &path.key("conversation_store_id"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OciGenAiConfig.conversation_store_id",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OciGenAiConfig.conversation_store_id",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "conversation_store_id",
-                        false,
+                        &path.key("conversation_store_id"),
                         || {
                             matches!(
                                 & slot_conversation_store_id,
@@ -16613,12 +16630,13 @@ impl OllamaConfig {
                 "provider" => {
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OllamaConfig.provider",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OllamaConfig.provider",
+                            informational: true,
+                        },
                         entry.key_offset,
-                        path,
-                        "provider",
-                        true,
+                        &path.key("provider"),
                         || {
                             matches!(
                                 & slot_provider,
@@ -16635,12 +16653,13 @@ impl OllamaConfig {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OllamaConfig.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OllamaConfig.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -16655,12 +16674,13 @@ impl OllamaConfig {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OllamaConfig.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OllamaConfig.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -16686,12 +16706,13 @@ impl OllamaConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OllamaConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OllamaConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -16705,12 +16726,13 @@ impl OllamaConfig {
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OllamaConfig.key_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OllamaConfig.key_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "key_file",
-                        false,
+                        &path.key("key_file"),
                         || {
                             matches!(
                                 & slot_key_file,
@@ -16725,12 +16747,13 @@ impl OllamaConfig {
                 "cert_file" => {
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OllamaConfig.cert_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OllamaConfig.cert_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "cert_file",
-                        false,
+                        &path.key("cert_file"),
                         || {
                             matches!(
                                 & slot_cert_file,
@@ -16745,12 +16768,13 @@ impl OllamaConfig {
                 "ca_file" => {
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OllamaConfig.ca_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OllamaConfig.ca_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "ca_file",
-                        false,
+                        &path.key("ca_file"),
                         || {
                             matches!(
                                 & slot_ca_file,
@@ -17200,12 +17224,13 @@ impl OpenAiCompatibleConfig {
                 "provider" => {
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.provider",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.provider",
+                            informational: true,
+                        },
                         entry.key_offset,
-                        path,
-                        "provider",
-                        true,
+                        &path.key("provider"),
                         || {
                             matches!(
                                 & slot_provider,
@@ -17223,12 +17248,13 @@ impl OpenAiCompatibleConfig {
                         &path.key("api_provider"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.api_provider",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.api_provider",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_provider",
-                        false,
+                        &path.key("api_provider"),
                         || {
                             matches!(
                                 & slot_api_provider,
@@ -17242,12 +17268,13 @@ impl OpenAiCompatibleConfig {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OpenAiCompatibleConfig.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OpenAiCompatibleConfig.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -17262,12 +17289,13 @@ impl OpenAiCompatibleConfig {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OpenAiCompatibleConfig.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OpenAiCompatibleConfig.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -17293,12 +17321,13 @@ impl OpenAiCompatibleConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -17312,12 +17341,13 @@ impl OpenAiCompatibleConfig {
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.key_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.key_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "key_file",
-                        false,
+                        &path.key("key_file"),
                         || {
                             matches!(
                                 & slot_key_file,
@@ -17332,12 +17362,13 @@ impl OpenAiCompatibleConfig {
                 "cert_file" => {
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.cert_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.cert_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "cert_file",
-                        false,
+                        &path.key("cert_file"),
                         || {
                             matches!(
                                 & slot_cert_file,
@@ -17352,12 +17383,13 @@ impl OpenAiCompatibleConfig {
                 "ca_file" => {
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiCompatibleConfig.ca_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiCompatibleConfig.ca_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "ca_file",
-                        false,
+                        &path.key("ca_file"),
                         || {
                             matches!(
                                 & slot_ca_file,
@@ -17376,12 +17408,13 @@ impl OpenAiCompatibleConfig {
                         &path.key("$referenced_components"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OpenAiCompatibleConfig.$referenced_components",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OpenAiCompatibleConfig.$referenced_components",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "$referenced_components",
-                        false,
+                        &path.key("$referenced_components"),
                         || {
                             matches!(
                                 & slot_referenced_components,
@@ -17824,12 +17857,13 @@ impl OpenAiConfig {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OpenAiConfig.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OpenAiConfig.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -17843,12 +17877,13 @@ impl OpenAiConfig {
                 "url" => {
                     cx.field(&mut slot_url, entry.value, &path.key("url"));
                     cx.newer_field(
-                        ::agentspec_types::Version::NEVER,
-                        "OpenAiConfig.url",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::NEVER,
+                            what: "OpenAiConfig.url",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "url",
-                        false,
+                        &path.key("url"),
                         || {
                             matches!(
                                 & slot_url, ::agentspec_types::codec::Slot::Present(value)
@@ -17862,12 +17897,13 @@ impl OpenAiConfig {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "OpenAiConfig.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "OpenAiConfig.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -17893,12 +17929,13 @@ impl OpenAiConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "OpenAiConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "OpenAiConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -20012,12 +20049,13 @@ impl RemoteTool {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "RemoteTool.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "RemoteTool.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -20075,12 +20113,13 @@ impl RemoteTool {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "RemoteTool.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "RemoteTool.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -20099,12 +20138,13 @@ impl RemoteTool {
                         &path.key("url_allow_list"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RemoteTool.url_allow_list",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "RemoteTool.url_allow_list",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "url_allow_list",
-                        false,
+                        &path.key("url_allow_list"),
                         || {
                             matches!(
                                 & slot_url_allow_list,
@@ -20123,12 +20163,13 @@ impl RemoteTool {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RemoteTool.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "RemoteTool.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -20519,12 +20560,13 @@ impl SSETransport {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "SSETransport.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "SSETransport.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -20545,12 +20587,13 @@ impl SSETransport {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SSETransport.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "SSETransport.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -20570,12 +20613,13 @@ impl SSETransport {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "SSETransport.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "SSETransport.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -20593,12 +20637,13 @@ impl SSETransport {
                         &path.key("$referenced_components"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SSETransport.$referenced_components",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "SSETransport.$referenced_components",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "$referenced_components",
-                        false,
+                        &path.key("$referenced_components"),
                         || {
                             matches!(
                                 & slot_referenced_components,
@@ -20961,12 +21006,13 @@ impl SSEmTLSTransport {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "SSEmTLSTransport.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "SSEmTLSTransport.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -20987,12 +21033,13 @@ impl SSEmTLSTransport {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "SSEmTLSTransport.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "SSEmTLSTransport.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -21012,12 +21059,13 @@ impl SSEmTLSTransport {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "SSEmTLSTransport.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "SSEmTLSTransport.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -21366,12 +21414,13 @@ impl ServerTool {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ServerTool.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "ServerTool.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -22563,12 +22612,13 @@ impl StreamableHTTPTransport {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "StreamableHTTPTransport.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "StreamableHTTPTransport.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -22589,12 +22639,13 @@ impl StreamableHTTPTransport {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "StreamableHTTPTransport.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "StreamableHTTPTransport.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -22614,12 +22665,13 @@ impl StreamableHTTPTransport {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "StreamableHTTPTransport.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "StreamableHTTPTransport.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -22637,12 +22689,13 @@ impl StreamableHTTPTransport {
                         &path.key("$referenced_components"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "StreamableHTTPTransport.$referenced_components",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "StreamableHTTPTransport.$referenced_components",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "$referenced_components",
-                        false,
+                        &path.key("$referenced_components"),
                         || {
                             matches!(
                                 & slot_referenced_components,
@@ -23013,12 +23066,13 @@ impl StreamableHTTPmTLSTransport {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "StreamableHTTPmTLSTransport.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "StreamableHTTPmTLSTransport.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -23039,12 +23093,13 @@ impl StreamableHTTPmTLSTransport {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "StreamableHTTPmTLSTransport.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "StreamableHTTPmTLSTransport.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -23064,12 +23119,13 @@ impl StreamableHTTPmTLSTransport {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "StreamableHTTPmTLSTransport.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "StreamableHTTPmTLSTransport.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -25006,12 +25062,13 @@ impl VllmConfig {
                 "provider" => {
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "VllmConfig.provider",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "VllmConfig.provider",
+                            informational: true,
+                        },
                         entry.key_offset,
-                        path,
-                        "provider",
-                        true,
+                        &path.key("provider"),
                         || {
                             matches!(
                                 & slot_provider,
@@ -25028,12 +25085,13 @@ impl VllmConfig {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "VllmConfig.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "VllmConfig.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -25048,12 +25106,13 @@ impl VllmConfig {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "VllmConfig.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "VllmConfig.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -25079,12 +25138,13 @@ impl VllmConfig {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "VllmConfig.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "VllmConfig.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -25098,12 +25158,13 @@ impl VllmConfig {
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "VllmConfig.key_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "VllmConfig.key_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "key_file",
-                        false,
+                        &path.key("key_file"),
                         || {
                             matches!(
                                 & slot_key_file,
@@ -25118,12 +25179,13 @@ impl VllmConfig {
                 "cert_file" => {
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "VllmConfig.cert_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "VllmConfig.cert_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "cert_file",
-                        false,
+                        &path.key("cert_file"),
                         || {
                             matches!(
                                 & slot_cert_file,
@@ -25138,12 +25200,13 @@ impl VllmConfig {
                 "ca_file" => {
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "VllmConfig.ca_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "VllmConfig.ca_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "ca_file",
-                        false,
+                        &path.key("ca_file"),
                         || {
                             matches!(
                                 & slot_ca_file,
@@ -26421,12 +26484,13 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfigFields {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AnyLlmConfigFields.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "AnyLlmConfigFields.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -26452,12 +26516,13 @@ impl ::agentspec_types::codec::Decode for AnyLlmConfigFields {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyLlmConfigFields.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyLlmConfigFields.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -27080,12 +27145,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "provider" => {
                     cx.field(&mut slot_provider, entry.value, &path.key("provider"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.provider",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.provider",
+                            informational: true,
+                        },
                         entry.key_offset,
-                        path,
-                        "provider",
-                        true,
+                        &path.key("provider"),
                         || {
                             matches!(
                                 & slot_provider,
@@ -27099,12 +27165,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "api_type" => {
                     cx.field(&mut slot_api_type, entry.value, &path.key("api_type"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.api_type",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.api_type",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_type",
-                        false,
+                        &path.key("api_type"),
                         || {
                             matches!(
                                 & slot_api_type,
@@ -27119,12 +27186,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "api_key" => {
                     cx.field(&mut slot_api_key, entry.value, &path.key("api_key"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.api_key",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.api_key",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "api_key",
-                        false,
+                        &path.key("api_key"),
                         || {
                             matches!(
                                 & slot_api_key,
@@ -27150,12 +27218,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -27169,12 +27238,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "key_file" => {
                     cx.field(&mut slot_key_file, entry.value, &path.key("key_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.key_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.key_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "key_file",
-                        false,
+                        &path.key("key_file"),
                         || {
                             matches!(
                                 & slot_key_file,
@@ -27189,12 +27259,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "cert_file" => {
                     cx.field(&mut slot_cert_file, entry.value, &path.key("cert_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.cert_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.cert_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "cert_file",
-                        false,
+                        &path.key("cert_file"),
                         || {
                             matches!(
                                 & slot_cert_file,
@@ -27209,12 +27280,13 @@ impl ::agentspec_types::codec::Decode for AnyOpenAiCompatibleConfigFields {
                 "ca_file" => {
                     cx.field(&mut slot_ca_file, entry.value, &path.key("ca_file"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyOpenAiCompatibleConfigFields.ca_file",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyOpenAiCompatibleConfigFields.ca_file",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "ca_file",
-                        false,
+                        &path.key("ca_file"),
                         || {
                             matches!(
                                 & slot_ca_file,
@@ -28084,12 +28156,13 @@ impl ::agentspec_types::codec::Decode for AnySSETransportFields {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnySSETransportFields.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnySSETransportFields.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -28110,12 +28183,13 @@ impl ::agentspec_types::codec::Decode for AnySSETransportFields {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AnySSETransportFields.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "AnySSETransportFields.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -28135,12 +28209,13 @@ impl ::agentspec_types::codec::Decode for AnySSETransportFields {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnySSETransportFields.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnySSETransportFields.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -28809,12 +28884,13 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransportFields {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyStreamableHTTPTransportFields.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyStreamableHTTPTransportFields.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -28835,12 +28911,13 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransportFields {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "AnyStreamableHTTPTransportFields.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "AnyStreamableHTTPTransportFields.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -28860,12 +28937,13 @@ impl ::agentspec_types::codec::Decode for AnyStreamableHTTPTransportFields {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "AnyStreamableHTTPTransportFields.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "AnyStreamableHTTPTransportFields.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -37832,12 +37910,13 @@ impl ::agentspec_types::codec::Decode for RemoteTransportFields {
                 "auth" => {
                     cx.field(&mut slot_auth, entry.value, &path.key("auth"));
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RemoteTransportFields.auth",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "RemoteTransportFields.auth",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "auth",
-                        false,
+                        &path.key("auth"),
                         || {
                             matches!(
                                 & slot_auth, ::agentspec_types::codec::Slot::Present(value)
@@ -37858,12 +37937,13 @@ impl ::agentspec_types::codec::Decode for RemoteTransportFields {
                         &path.key("sensitive_headers"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "RemoteTransportFields.sensitive_headers",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "RemoteTransportFields.sensitive_headers",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "sensitive_headers",
-                        false,
+                        &path.key("sensitive_headers"),
                         || {
                             matches!(
                                 & slot_sensitive_headers,
@@ -37883,12 +37963,13 @@ impl ::agentspec_types::codec::Decode for RemoteTransportFields {
                         &path.key("retry_policy"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "RemoteTransportFields.retry_policy",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "RemoteTransportFields.retry_policy",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "retry_policy",
-                        false,
+                        &path.key("retry_policy"),
                         || {
                             matches!(
                                 & slot_retry_policy,
@@ -38557,12 +38638,13 @@ impl ::agentspec_types::codec::Decode for ToolFields {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(25u16, 4u16, 2u16),
-                        "ToolFields.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(25u16, 4u16, 2u16),
+                            what: "ToolFields.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,
@@ -39013,12 +39095,13 @@ impl ::agentspec_types::codec::Decode for ToolBoxFields {
                         &path.key("requires_confirmation"),
                     );
                     cx.newer_field(
-                        ::agentspec_types::Version::new(26u16, 1u16, 2u16),
-                        "ToolBoxFields.requires_confirmation",
+                        &::agentspec_types::codec::NewerField {
+                            since: ::agentspec_types::Version::new(26u16, 1u16, 2u16),
+                            what: "ToolBoxFields.requires_confirmation",
+                            informational: false,
+                        },
                         entry.key_offset,
-                        path,
-                        "requires_confirmation",
-                        false,
+                        &path.key("requires_confirmation"),
                         || {
                             matches!(
                                 & slot_requires_confirmation,

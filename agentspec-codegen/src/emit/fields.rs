@@ -66,7 +66,9 @@ impl Emitter<'_> {
                     None => quote! { || matches!(&#slot, #rt::codec::Slot::Present(_)) },
                 };
                 let informational = crate::declared::informational(owner, json);
-                checks.extend(quote! { cx.newer_field(#since, #what, entry.key_offset, path, #json, #informational, #changed); });
+                checks.extend(quote! {
+                    cx.newer_field(&#rt::codec::NewerField { since: #since, what: #what, informational: #informational }, entry.key_offset, &path.key(#json), #changed);
+                });
             }
             if let Some((gate_version, gate, described)) = crate::declared::value_gate(owner, json)
             {

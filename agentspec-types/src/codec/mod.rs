@@ -18,6 +18,7 @@ mod versions;
 
 pub use encode::{Encoder, Need, gates};
 pub use suggest::closest;
+pub use versions::NewerField;
 
 /// Where a value stands in the document, as a chain of keys and indices; turned into a
 /// JSON pointer only when a diagnostic needs it.

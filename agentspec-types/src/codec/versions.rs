@@ -4,38 +4,51 @@
 use super::{Decoder, Path};
 use crate::version::Version;
 
+/// A field that exists only from a newer version than the first, as generated decoders
+/// describe it to [`Decoder::newer_field`].
+#[derive(Debug, Clone, Copy)]
+pub struct NewerField {
+    /// The first version that has it.
+    pub since: Version,
+    /// `Component.field`, for messages.
+    pub what: &'static str,
+    /// Whether the reference SDK reads it in older documents without raising their version
+    /// (the declared table's informational fields).
+    pub informational: bool,
+}
+
 impl Decoder {
-    /// A field that exists from `since`, read from a document that declares an older
-    /// version. When `changed` (it holds something other than its default), a reader of the
-    /// declared version would ignore a value that changes the meaning: an error
-    /// (`newer-value`), unless the field is `informational` (the reference SDK reads it in
-    /// older documents, and only drops it): then a warning, and the document is written at
-    /// `since`. A default value is a warning, and is left out when written.
-    #[allow(clippy::too_many_arguments)]
+    /// A field that exists only from `field.since`, read at `at` from a document that
+    /// declares an older version. When `changed` (it holds something other than its
+    /// default), a reader of the declared version would ignore a value that changes the
+    /// meaning: an error (`newer-value`), unless the field is `informational` (the reference
+    /// SDK reads it in older documents, and only drops it): then a warning, and the document
+    /// is written at `since`. A default value is a warning, and is left out when written.
     pub fn newer_field(
         &mut self,
-        since: Version,
-        what: &str,
+        field: &NewerField,
         key_offset: u32,
-        path: &Path<'_>,
-        key: &str,
-        informational: bool,
+        at: &Path<'_>,
         changed: impl FnOnce() -> bool,
     ) {
+        let NewerField {
+            since,
+            what,
+            informational,
+        } = *field;
         let Some(version) = self
             .version
             .filter(|v| since > *v && since != Version::NEVER)
         else {
             return;
         };
-        let at = path.key(key);
         match (changed(), informational) {
             (true, false) => self.error(
                 "newer-value",
                 format!(
                     "`{what}` exists from Agent Spec {since} and the document declares {version}: a {version} reader ignores it, and its value changes the meaning; declare {since} or later, or remove it"
                 ),
-                &at,
+                at,
                 key_offset,
             ),
             (true, true) => {
@@ -45,7 +58,7 @@ impl Decoder {
                     format!(
                         "`{what}` exists from Agent Spec {since} and the document declares {version}: kept, so the document is written at {since} (writing it at {version} drops it only when asked, with a report)"
                     ),
-                    &at,
+                    at,
                     key_offset,
                 );
             }
@@ -54,7 +67,7 @@ impl Decoder {
                 format!(
                     "`{what}` exists from Agent Spec {since} and the document declares {version}: it holds its default, and is left out when written at {version}"
                 ),
-                &at,
+                at,
                 key_offset,
             ),
         }
