@@ -126,7 +126,7 @@ impl crate::ComponentInfo for Plugin {
 /// `$referenced_components` maps (the maps only when `C` is this crate's [`Component`]:
 /// plugins hold those).
 ///
-/// [`Component`]: crate::Component
+/// [`Component`]: enum@crate::Component
 impl<C: 'static> Walk<C> for Plugin {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         f(Visit::Component(self));
