@@ -18,16 +18,12 @@ impl GetWeatherTool {
     /// The tool's name.
     pub const NAME: &'static str = "get_weather";
     #[doc(hidden)]
-    #[allow(non_snake_case)]
+    #[allow(non_snake_case, reason = "named after the argument, which may use capitals")]
     fn __default_unit() -> Unit {
         Unit::Celsius
     }
-}
-#[automatically_derived]
-impl ::agentspec_types::tool::RustTool for GetWeatherTool {
-    fn spec(
-        &self,
-    ) -> ::core::result::Result<
+    #[doc(hidden)]
+    fn __spec() -> ::core::result::Result<
         &'static ::agentspec_types::tool::ToolSpec,
         &'static ::agentspec_types::tool::SpecError,
     > {
@@ -69,6 +65,17 @@ impl ::agentspec_types::tool::RustTool for GetWeatherTool {
             })
             .as_ref()
     }
+}
+#[automatically_derived]
+impl ::agentspec_types::tool::RustTool for GetWeatherTool {
+    fn spec(
+        &self,
+    ) -> ::core::result::Result<
+        &'static ::agentspec_types::tool::ToolSpec,
+        &'static ::agentspec_types::tool::SpecError,
+    > {
+        GetWeatherTool::__spec()
+    }
     fn call(
         &self,
         args: ::agentspec_types::tool::__private::serde_json::Value,
@@ -87,7 +94,7 @@ impl ::agentspec_types::tool::RustTool for GetWeatherTool {
             let __arg1 = __args.or_else::<Unit>("unit", GetWeatherTool::__default_unit);
             let __arg2 = __args.optional::<Option<u8>>("days");
             let __rest = __args.finish(&["city", "unit", "days"]);
-            #[allow(unused_parens)]
+            #[allow(unused_parens, reason = "one input makes a parenthesized pattern")]
             let (__arg0, __arg1, __arg2) = match (__arg0, __arg1, __arg2, __rest) {
                 (
                     ::core::result::Result::Ok(__arg0),
@@ -127,11 +134,9 @@ impl ::agentspec_types::tool::RustTool for GetWeatherTool {
 #[cfg(test)]
 #[test]
 #[doc(hidden)]
-#[allow(non_snake_case)]
+#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
 fn __agentspec_tool_get_weather_is_described() {
-    if let ::core::result::Result::Err(e) = ::agentspec_types::tool::RustTool::spec(
-        &GetWeatherTool,
-    ) {
+    if let ::core::result::Result::Err(e) = GetWeatherTool::__spec() {
         ::core::panic!("{}", e);
     }
 }

@@ -12,16 +12,12 @@ impl NotifyTool {
     /// The tool's name.
     const NAME: &'static str = "notify-user";
     #[doc(hidden)]
-    #[allow(non_snake_case)]
+    #[allow(non_snake_case, reason = "named after the argument, which may use capitals")]
     fn __default_level() -> ::std::string::String {
         <str as ::std::borrow::ToOwned>::to_owned("info")
     }
-}
-#[automatically_derived]
-impl agentspec::tool::RustTool for NotifyTool {
-    fn spec(
-        &self,
-    ) -> ::core::result::Result<
+    #[doc(hidden)]
+    fn __spec() -> ::core::result::Result<
         &'static agentspec::tool::ToolSpec,
         &'static agentspec::tool::SpecError,
     > {
@@ -49,6 +45,17 @@ impl agentspec::tool::RustTool for NotifyTool {
             })
             .as_ref()
     }
+}
+#[automatically_derived]
+impl agentspec::tool::RustTool for NotifyTool {
+    fn spec(
+        &self,
+    ) -> ::core::result::Result<
+        &'static agentspec::tool::ToolSpec,
+        &'static agentspec::tool::SpecError,
+    > {
+        NotifyTool::__spec()
+    }
     fn call(
         &self,
         args: agentspec::tool::__private::serde_json::Value,
@@ -67,7 +74,7 @@ impl agentspec::tool::RustTool for NotifyTool {
                 .or_else::<::std::string::String>("level", NotifyTool::__default_level);
             let __arg1 = __args.required::<String>("message");
             let __rest = __args.finish(&["level", "message"]);
-            #[allow(unused_parens)]
+            #[allow(unused_parens, reason = "one input makes a parenthesized pattern")]
             let (__arg0, __arg1) = match (__arg0, __arg1, __rest) {
                 (
                     ::core::result::Result::Ok(__arg0),
@@ -96,11 +103,9 @@ impl agentspec::tool::RustTool for NotifyTool {
 #[cfg(test)]
 #[test]
 #[doc(hidden)]
-#[allow(non_snake_case)]
+#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
 fn __agentspec_tool_notify_is_described() {
-    if let ::core::result::Result::Err(e) = agentspec::tool::RustTool::spec(
-        &NotifyTool,
-    ) {
+    if let ::core::result::Result::Err(e) = NotifyTool::__spec() {
         ::core::panic!("{}", e);
     }
 }

@@ -16,12 +16,8 @@ struct SplitNameTool;
 impl SplitNameTool {
     /// The tool's name.
     const NAME: &'static str = "split_name";
-}
-#[automatically_derived]
-impl ::agentspec_types::tool::RustTool for SplitNameTool {
-    fn spec(
-        &self,
-    ) -> ::core::result::Result<
+    #[doc(hidden)]
+    fn __spec() -> ::core::result::Result<
         &'static ::agentspec_types::tool::ToolSpec,
         &'static ::agentspec_types::tool::SpecError,
     > {
@@ -49,6 +45,17 @@ impl ::agentspec_types::tool::RustTool for SplitNameTool {
             })
             .as_ref()
     }
+}
+#[automatically_derived]
+impl ::agentspec_types::tool::RustTool for SplitNameTool {
+    fn spec(
+        &self,
+    ) -> ::core::result::Result<
+        &'static ::agentspec_types::tool::ToolSpec,
+        &'static ::agentspec_types::tool::SpecError,
+    > {
+        SplitNameTool::__spec()
+    }
     fn call(
         &self,
         args: ::agentspec_types::tool::__private::serde_json::Value,
@@ -65,7 +72,7 @@ impl ::agentspec_types::tool::RustTool for SplitNameTool {
             };
             let __arg0 = __args.required::<String>("full_name");
             let __rest = __args.finish(&["full_name"]);
-            #[allow(unused_parens)]
+            #[allow(unused_parens, reason = "one input makes a parenthesized pattern")]
             let (__arg0) = match (__arg0, __rest) {
                 (::core::result::Result::Ok(__arg0), ::core::result::Result::Ok(())) => {
                     (__arg0)
@@ -90,11 +97,9 @@ impl ::agentspec_types::tool::RustTool for SplitNameTool {
 #[cfg(test)]
 #[test]
 #[doc(hidden)]
-#[allow(non_snake_case)]
+#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
 fn __agentspec_tool_split_name_is_described() {
-    if let ::core::result::Result::Err(e) = ::agentspec_types::tool::RustTool::spec(
-        &SplitNameTool,
-    ) {
+    if let ::core::result::Result::Err(e) = SplitNameTool::__spec() {
         ::core::panic!("{}", e);
     }
 }

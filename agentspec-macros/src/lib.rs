@@ -12,10 +12,12 @@ mod docs;
 mod expand_tests;
 mod tool;
 
-/// Makes an Agent Spec tool of a function: a unit type `<Name>Tool` implementing
+/// Makes an Agent Spec tool of a function: a type `<Name>Tool` implementing
 /// `agentspec_types::tool::RustTool`, whose description (a `ServerTool` or `ClientTool`)
 /// is inferred from the signature and doc comments, and which calls the function from a
-/// JSON object of arguments. See the `agentspec_types::tool` module and the README.
+/// JSON object of arguments. The type is a unit struct, or, when one argument is marked
+/// `#[state]` (`#[state] db: &Database`), a struct holding an `Arc` of that state, built with
+/// `<Name>Tool::new(state)`. See the `agentspec_types::tool` module and the README.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()

@@ -577,3 +577,84 @@ fn mutable_slice_raw_and_reference_arguments() {
     .unwrap();
     assert_eq!(out, json!(["n:asc", [1, 2, 3]]));
 }
+
+/// An inventory shared by the tools that read and change it.
+#[derive(Default)]
+struct Inventory {
+    stock: std::sync::Mutex<std::collections::BTreeMap<String, u32>>,
+}
+
+/// Adds items to the stock and returns how many there are now.
+#[tool(output(title = "in_stock"))]
+async fn restock(
+    /// The inventory (the tool's state, not an input).
+    #[state]
+    inventory: &Inventory,
+    /// The item.
+    item: &str,
+    #[arg(default = 1)] count: u32,
+) -> u32 {
+    let mut stock = inventory.stock.lock().unwrap();
+    let total = stock.entry(item.to_owned()).or_default();
+    *total += count;
+    *total
+}
+
+/// How many of an item are in stock.
+#[tool]
+fn in_stock(item: String, #[state] inventory: &Inventory) -> u32 {
+    inventory
+        .stock
+        .lock()
+        .unwrap()
+        .get(&item)
+        .copied()
+        .unwrap_or(0)
+}
+
+#[test]
+fn stateful_tools_share_what_they_borrow() {
+    let inventory = std::sync::Arc::new(Inventory::default());
+    let restock = RestockTool::new(std::sync::Arc::clone(&inventory));
+    // The state is not an input: the description is the same as without it.
+    assert_eq!(
+        spec_of(&restock),
+        json!({
+            "component_type": "ServerTool", "id": "restock", "name": "restock",
+            "description": "Adds items to the stock and returns how many there are now.",
+            "metadata": {},
+            "inputs": [
+                {"title": "item", "description": "The item.", "type": "string"},
+                {"title": "count", "default": 1, "type": "integer", "minimum": 0}
+            ],
+            "outputs": [{"title": "in_stock", "type": "integer", "minimum": 0}],
+            "agentspec_version": "25.4.1"
+        })
+    );
+    let toolbox = Toolbox::new()
+        .with(restock.clone())
+        .and_then(|t| t.with(InStockTool::new(std::sync::Arc::clone(&inventory))))
+        .unwrap();
+    let call = |name: &str, args: Value| toolbox.call_blocking(name, args).unwrap();
+    assert_eq!(call("restock", json!({"item": "apple", "count": 3})), 3);
+    assert_eq!(call("restock", json!({"item": "apple"})), 4);
+    assert_eq!(call("in_stock", json!({"item": "apple"})), 4);
+    assert_eq!(inventory.stock.lock().unwrap()["apple"], 4);
+    // Its name is not an argument.
+    let err = toolbox
+        .call_blocking("in_stock", json!({"item": "pear", "inventory": {}}))
+        .unwrap_err();
+    assert_eq!(err.code(), "invalid-arguments");
+    assert!(
+        err.to_string()
+            .contains("/inventory: unknown argument `inventory`; the inputs are `item`"),
+        "{err}"
+    );
+    // A tool holding a value of its own, and its debug form.
+    let own = InStockTool::new(Inventory::default());
+    assert_eq!(
+        agentspec_types::tool::block_on(own.call(json!({"item": "apple"}))).unwrap(),
+        0
+    );
+    assert_eq!(format!("{own:?}"), "InStockTool { .. }");
+}

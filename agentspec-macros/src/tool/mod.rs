@@ -104,7 +104,7 @@ fn generate(
     };
     let confirm = settings.requires_confirmation;
     let defaults: Vec<TokenStream> = args.iter().filter_map(default_fn).collect();
-    let inputs = args.iter().map(|a| input(a, &ty));
+    let inputs = args.iter().filter(|a| !a.state).map(|a| input(a, &ty));
     let outputs = outputs(settings, fn_docs, returns);
     let call = call(item, args, returns, &private, &ty);
     let doc = format!(
@@ -112,20 +112,48 @@ fn generate(
          arguments (`RustTool`)."
     );
     let test = format_ident!("__agentspec_tool_{}_is_described", fn_name);
+    let declaration = match args.iter().find(|a| a.state) {
+        None => quote! {
+            #[doc = #doc]
+            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
+            #vis struct #ty;
+        },
+        Some(state) => {
+            let state_ty = &state.owned;
+            let debug = ty.to_string();
+            quote! {
+                #[doc = #doc]
+                #[derive(::core::clone::Clone)]
+                #vis struct #ty {
+                    state: ::std::sync::Arc<#state_ty>,
+                }
+
+                impl #ty {
+                    /// The tool, holding the state its function borrows on every call (a value,
+                    /// or an `Arc` shared with other tools).
+                    #vis fn new(state: impl ::core::convert::Into<::std::sync::Arc<#state_ty>>) -> Self {
+                        #ty { state: state.into() }
+                    }
+                }
+
+                impl ::core::fmt::Debug for #ty {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.debug_struct(#debug).finish_non_exhaustive()
+                    }
+                }
+            }
+        }
+    };
     quote! {
-        #[doc = #doc]
-        #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
-        #vis struct #ty;
+        #declaration
 
         impl #ty {
             /// The tool's name.
             #vis const NAME: &'static str = #name;
             #(#defaults)*
-        }
 
-        #[automatically_derived]
-        impl #tool::RustTool for #ty {
-            fn spec(&self) -> ::core::result::Result<&'static #tool::ToolSpec, &'static #tool::SpecError> {
+            #[doc(hidden)]
+            fn __spec() -> ::core::result::Result<&'static #tool::ToolSpec, &'static #tool::SpecError> {
                 static SPEC: ::std::sync::OnceLock<::core::result::Result<#tool::ToolSpec, #tool::SpecError>> =
                     ::std::sync::OnceLock::new();
                 SPEC.get_or_init(|| {
@@ -137,6 +165,13 @@ fn generate(
                         .build()
                 })
                 .as_ref()
+            }
+        }
+
+        #[automatically_derived]
+        impl #tool::RustTool for #ty {
+            fn spec(&self) -> ::core::result::Result<&'static #tool::ToolSpec, &'static #tool::SpecError> {
+                #ty::__spec()
             }
 
             fn call(
@@ -150,9 +185,9 @@ fn generate(
         #[cfg(test)]
         #[test]
         #[doc(hidden)]
-        #[allow(non_snake_case)]
+        #[allow(non_snake_case, reason = "named after the function, which may use capitals")]
         fn #test() {
-            if let ::core::result::Result::Err(e) = #tool::RustTool::spec(&#ty) {
+            if let ::core::result::Result::Err(e) = #ty::__spec() {
                 ::core::panic!("{}", e);
             }
         }
@@ -176,7 +211,7 @@ fn default_fn(arg: &Arg) -> Option<TokenStream> {
     };
     Some(quote! {
         #[doc(hidden)]
-        #[allow(non_snake_case)]
+        #[allow(non_snake_case, reason = "named after the argument, which may use capitals")]
         fn #name() -> #owned {
             #body
         }
@@ -239,10 +274,11 @@ fn call(
     private: &TokenStream,
     ty: &Ident,
 ) -> TokenStream {
-    let vars: Vec<Ident> = (0..args.len())
+    let inputs: Vec<&Arg> = args.iter().filter(|a| !a.state).collect();
+    let vars: Vec<Ident> = (0..inputs.len())
         .map(|i| format_ident!("__arg{}", i))
         .collect();
-    let reads = args.iter().zip(&vars).map(|(a, v)| {
+    let reads = inputs.iter().zip(&vars).map(|(a, v)| {
         let (title, owned) = (&a.title, &a.owned);
         if a.default.is_some() {
             let d = default_name(a);
@@ -253,15 +289,22 @@ fn call(
             quote!(let #v = __args.required::<#owned>(#title);)
         }
     });
-    let titles = args.iter().map(|a| &a.title);
-    let passed = args.iter().zip(&vars).map(|(a, v)| match a.pass {
-        Pass::Value => quote!(#v),
-        Pass::Ref => quote!(&#v),
-        Pass::RefMut => quote!(&mut #v),
-        Pass::OptionDeref => quote!(#v.as_deref()),
-        Pass::OptionRef => quote!(#v.as_ref()),
+    let titles = inputs.iter().map(|a| &a.title);
+    let mut input_vars = vars.iter();
+    let passed = args.iter().map(|a| {
+        if a.state {
+            return quote!(&*__state);
+        }
+        let v = input_vars.next().expect("one variable per input");
+        match a.pass {
+            Pass::Value => quote!(#v),
+            Pass::Ref => quote!(&#v),
+            Pass::RefMut => quote!(&mut #v),
+            Pass::OptionDeref => quote!(#v.as_deref()),
+            Pass::OptionRef => quote!(#v.as_ref()),
+        }
     });
-    let muts = args.iter().map(|a| {
+    let muts = inputs.iter().map(|a| {
         if a.pass == Pass::RefMut {
             quote!(mut)
         } else {
@@ -286,7 +329,13 @@ fn call(
     let vars2 = vars.iter();
     let vars3 = vars.iter();
     let errs = vars.iter().map(|v| quote!(#v.err()));
+    // The state is shared: the future holds its own `Arc`, not a borrow of the tool.
+    let state = args
+        .iter()
+        .any(|a| a.state)
+        .then(|| quote!(let __state = ::std::sync::Arc::clone(&self.state);));
     quote! {
+        #state
         async move {
             let mut __args = match #private::Arguments::new(#ty::NAME, args) {
                 ::core::result::Result::Ok(a) => a,
@@ -294,7 +343,7 @@ fn call(
             };
             #(#reads)*
             let __rest = __args.finish(&[#(#titles),*]);
-            #[allow(unused_parens)]
+            #[allow(unused_parens, reason = "one input makes a parenthesized pattern")]
             let (#(#muts #vars2),*) = match (#(#vars3,)* __rest) {
                 (#(#oks,)* ::core::result::Result::Ok(())) => (#(#vars),*),
                 (#(#vars,)* __rest) => {

@@ -177,6 +177,9 @@ pub struct Arg {
     pub default: Option<Expr>,
     /// The argument is `&str` and its default a `&str` made owned.
     pub str_default: bool,
+    /// `#[state]`: not an input, but the value the tool type holds (`owned` is its type),
+    /// lent to every call.
+    pub state: bool,
 }
 
 /// What the function returns.
@@ -226,7 +229,7 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
                 errors.at(
                     r.span(),
                     "`#[tool]` goes on a free function, not a method: a tool has no `self`; \
-                     move the state into a static or pass it as an argument",
+                     take the state as a `#[state] name: &T` argument instead",
                 );
                 continue;
             }
@@ -240,6 +243,33 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
             continue;
         };
         let ident = pat.ident.clone();
+        if let Some(at) = typed.attrs.iter().position(|a| a.path().is_ident("state")) {
+            let attr = typed.attrs.remove(at);
+            if let Some(owned) = state_arg(&attr, typed, errors) {
+                if let Some(first) = args.iter().find(|a: &&Arg| a.state) {
+                    errors.at(
+                        ident.span(),
+                        format!(
+                            "`{}` is already the tool's state; a tool has one `#[state]` argument \
+                             (put what it needs in one struct)",
+                            first.ident
+                        ),
+                    );
+                }
+                args.push(Arg {
+                    ident,
+                    owned,
+                    pass: Pass::Ref,
+                    optional: false,
+                    title: String::new(),
+                    description: None,
+                    default: None,
+                    str_default: false,
+                    state: true,
+                });
+            }
+            continue;
+        }
         let docs = docs::take(&mut typed.attrs);
         let ArgAttr {
             rename,
@@ -283,6 +313,7 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
             description,
             default,
             str_default,
+            state: false,
         });
     }
     for entry in &fn_docs.arguments {
@@ -300,7 +331,7 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
         }
     }
     for (i, a) in args.iter().enumerate() {
-        if args[..i].iter().any(|b| b.title == a.title) {
+        if !a.state && args[..i].iter().any(|b| !b.state && b.title == a.title) {
             errors.at(
                 a.ident.span(),
                 format!("two arguments have the input title `{}`", a.title),
@@ -308,6 +339,40 @@ pub fn args(item: &mut ItemFn, fn_docs: &docs::Docs, errors: &mut Errors) -> Vec
         }
     }
     args
+}
+
+/// The state argument `#[state] name: &T`: its type `T`, or `None` with the errors reported.
+/// It takes no settings and no other attribute of ours, and is borrowed, shared by every call.
+fn state_arg(attr: &syn::Attribute, typed: &mut syn::PatType, errors: &mut Errors) -> Option<Type> {
+    if !matches!(attr.meta, syn::Meta::Path(_)) {
+        errors.at(attr.meta.span(), "`#[state]` takes no settings");
+    }
+    docs::take(&mut typed.attrs);
+    typed.attrs.retain(|a| {
+        if !a.path().is_ident("arg") {
+            return true;
+        }
+        errors.at(
+            a.meta.span(),
+            "a `#[state]` argument is not an input of the tool: `#[arg(...)]` does not apply to it",
+        );
+        false
+    });
+    match &*typed.ty {
+        Type::Reference(r) if r.mutability.is_none() => {
+            let mut owned = (*r.elem).clone();
+            Statics.visit_type_mut(&mut owned);
+            Some(owned)
+        }
+        other => {
+            errors.at(
+                other.span(),
+                "the state is shared by every call of the tool: take it as `&T` (the tool type \
+                 holds an `Arc<T>`)",
+            );
+            None
+        }
+    }
 }
 
 /// Property titles may not hold `. , { } ' "`, spaces or newlines.
