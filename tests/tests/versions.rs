@@ -208,6 +208,18 @@ fn components_and_values_cannot_be_dropped() {
         err.diagnostics[0].message,
         "cannot write at 25.4.1: it holds a `Swarm`, which needs 25.4.2"
     );
+    // A value newer than the version (structured LlmNode outputs) is not a field to drop.
+    let doc = Document::from_path(fixture(
+        "generated/flow_typed_properties_structured_llm.json",
+    ))
+    .unwrap();
+    let err = doc
+        .with_version_dropping(Version::new(25, 4, 1))
+        .unwrap_err();
+    assert_eq!(
+        (err.diagnostics[0].code, err.diagnostics[0].pointer.as_str()),
+        ("version-too-old", "/$referenced_components/pp_llm/outputs")
+    );
     let doc = Document::from_path(fixture("generated/agent_simple_server_tool.json")).unwrap();
     let (same, report) = doc
         .clone()

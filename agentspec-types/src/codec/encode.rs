@@ -49,6 +49,15 @@ impl Encoder {
         }
     }
 
+    /// An encoder writing at `version` in `drop_newer` mode, secrets included (for writing
+    /// a document again at an older version, dropping what that version lacks).
+    pub(crate) fn dropping(version: Version) -> Self {
+        Encoder {
+            drop_newer: true,
+            ..Encoder::new(version, true)
+        }
+    }
+
     /// Whether a field that exists from `since` is written at this version.
     pub fn writes(&self, since: Version) -> bool {
         self.version >= since

@@ -47,9 +47,7 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         known_version::<C>(version)?;
-        let mut cx = Encoder::new(version, true);
-        cx.drop_newer = true;
-        let (needs, dropped) = self.walk_needs(cx);
+        let (needs, dropped) = self.walk_needs(Encoder::dropping(version));
         if let Some(need) = newest(&needs) {
             return Err(too_old(version, need.version, need.clone()));
         }
@@ -71,9 +69,9 @@ impl<C: ComponentSet + Send> Document<C> {
                 )
             })
             .collect();
-        let mut cx = Encoder::new(version, true);
-        cx.drop_newer = true;
-        let value = self.write_into_with(ValueSink::new(), cx).finish();
+        let value = self
+            .write_into_with(ValueSink::new(), Encoder::dropping(version))
+            .finish();
         Ok((self.reload.load(&value)?, report))
     }
 
