@@ -229,8 +229,8 @@ fn repair_bodies(defs: &mut Map<String, Value>) {
 
 /// Replaces the published `Versioned<X>` roots (which reject their own
 /// `agentspec_version`) with each concrete body plus a required `agentspec_version` equal
-/// to `version`, and returns the root's `anyOf`: every concrete component, then a
-/// components file.
+/// to `version`, gathered in `VersionedComponent`, and returns the root's `anyOf`: a
+/// versioned component, or a components file (whose components are versioned too).
 fn versioned_roots(defs: &mut Map<String, Value>, version: Version) -> Vec<Value> {
     defs.retain(|key, _| !key.starts_with("Versioned"));
     let typed = |body: &Value, name: &str| {
@@ -274,12 +274,15 @@ fn versioned_roots(defs: &mut Map<String, Value>, version: Version) -> Vec<Value
             "type": "object",
             "properties": {"$referenced_components": {
                 "type": "object",
-                "additionalProperties": {"anyOf": roots.clone()}
+                "additionalProperties": {"$ref": "#/$defs/VersionedComponent"}
             }},
             "required": ["$referenced_components"],
             "additionalProperties": false
         }),
     );
-    roots.push(json!({"$ref": "#/$defs/ComponentsFile"}));
-    roots
+    defs.insert("VersionedComponent".into(), json!({"anyOf": roots}));
+    vec![
+        json!({"$ref": "#/$defs/VersionedComponent"}),
+        json!({"$ref": "#/$defs/ComponentsFile"}),
+    ]
 }

@@ -414,10 +414,10 @@ impl PluginRegistry {
     /// or from [`version::json_schema`](crate::version::json_schema)): for each plugin `X`,
     /// the definitions `BaseX` (its schema), `X` (it or a reference) and `VersionedX` (its
     /// body with a required root `agentspec_version`), `X` among the members of the family
-    /// it extends (`BaseNode`), and `VersionedX` among the roots.
+    /// it extends (`BaseNode`), and `VersionedX` among the roots (`VersionedComponent`, when
+    /// the schema has it).
     pub fn extend_schema(&self, schema: &mut serde_json::Value) {
         use serde_json::{Value, json};
-        let has_components_file = schema.pointer("/$defs/ComponentsFile").is_some();
         for (name, registered) in &self.types {
             let reference = |def: &str| json!({ "$ref": format!("#/$defs/{def}") });
             let either = json!({"anyOf": [reference(&format!("Base{name}")), reference("ComponentReference")]});
@@ -445,17 +445,15 @@ impl PluginRegistry {
                     members.push(reference(name));
                 }
             }
-            if let Some(Value::Array(roots)) = schema.get_mut("anyOf") {
-                roots.insert(
-                    roots.len().saturating_sub(usize::from(has_components_file)),
-                    reference(&format!("Versioned{name}")),
-                );
-            }
-            // The components of a components file are written as roots too.
-            if let Some(Value::Array(members)) = schema.pointer_mut(
-                "/$defs/ComponentsFile/properties/$referenced_components/additionalProperties/anyOf",
-            ) {
-                members.push(reference(&format!("Versioned{name}")));
+            // The roots: `VersionedComponent` in a schema from `version::json_schema` (it
+            // is also what a components file holds), the top `anyOf` in a published file.
+            let pointer = if schema.pointer("/$defs/VersionedComponent/anyOf").is_some() {
+                "/$defs/VersionedComponent/anyOf"
+            } else {
+                "/anyOf"
+            };
+            if let Some(Value::Array(roots)) = schema.pointer_mut(pointer) {
+                roots.push(reference(&format!("Versioned{name}")));
             }
         }
     }

@@ -250,5 +250,15 @@ fn every_reference_of_every_schema_resolves() {
         let mut dangling = Vec::new();
         dangling_refs(&schema, &schema, &mut dangling);
         assert!(dangling.is_empty(), "{v}: {dangling:?}");
+        // A document is a versioned component (plugins included) or a components file.
+        assert_eq!(
+            schema["anyOf"],
+            json!([{"$ref": "#/$defs/VersionedComponent"}, {"$ref": "#/$defs/ComponentsFile"}])
+        );
+        let members = schema["$defs"]["VersionedComponent"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert!(members.contains(&json!({"$ref": "#/$defs/VersionedPluginRegexNode"})));
+        assert!(members.contains(&json!({"$ref": "#/$defs/VersionedAgent"})));
     }
 }
