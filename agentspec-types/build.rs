@@ -7,7 +7,6 @@ fn main() {
     // A schema file added to the folder is picked up too.
     println!("cargo:rerun-if-changed={}", dir.display());
     let settings = agentspec_codegen::Settings::new()
-        .runtime_path("crate".parse().unwrap())
         .schema_dir(&dir)
         .and_then(|settings| {
             agentspec_codegen::build::generate_to_out_dir(settings.clone(), "agentspec_types.rs")?;

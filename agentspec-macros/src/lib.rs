@@ -6,7 +6,7 @@
 
 use proc_macro::TokenStream;
 
-mod component;
+mod codec;
 mod docs;
 #[cfg(test)]
 mod expand_tests;
@@ -29,5 +29,14 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `PluginRegistry` passed to the loader. See the `agentspec_types::plugin` module.
 #[proc_macro_derive(Component, attributes(component))]
 pub fn derive_component(input: TokenStream) -> TokenStream {
-    component::expand(input.into()).into()
+    codec::expand(input.into(), codec::Front::Plugin).into()
+}
+
+/// The wire format of an Agent Spec type, from its fields and `#[agentspec(...)]`
+/// attributes: decoding with located diagnostics, pyagentspec's layout at every version,
+/// walks and JSON Schema. The generated types are declared with it (see their source); a
+/// plugin component uses the same derive through `#[derive(Component)]`.
+#[proc_macro_derive(AgentSpec, attributes(agentspec))]
+pub fn derive_agentspec(input: TokenStream) -> TokenStream {
+    codec::expand(input.into(), codec::Front::AgentSpec).into()
 }

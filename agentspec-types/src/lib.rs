@@ -27,6 +27,11 @@
 //! ```
 #![deny(missing_docs)]
 
+// The derives name this crate `::agentspec_types`, here as in a user's crate.
+extern crate self as agentspec_types;
+
+#[doc(hidden)]
+pub mod __private;
 mod check;
 pub mod codec;
 pub mod components;
@@ -63,6 +68,9 @@ pub use indexmap::IndexMap;
 pub use refs::{ComponentRef, MissingSecret, RefOr, SecretField, Sensitive, Truthy};
 pub use serde_json;
 
+/// The wire format of the generated types (see `agentspec_macros::AgentSpec`).
+#[doc(hidden)]
+pub use agentspec_macros::AgentSpec;
 #[cfg(feature = "macros")]
 pub use agentspec_macros::{Component, tool};
 #[cfg(feature = "schemars")]

@@ -246,3 +246,46 @@ impl Encode for serde_json::Map<String, serde_json::Value> {
         sink.end_object();
     }
 }
+
+/// The integer widths besides `i64` (plugin fields, as `#[tool]` arguments take them): read
+/// from any JSON integer that fits, else `out-of-range`.
+macro_rules! integer {
+    ($($t:ty),*) => {$(
+        impl Decode for $t {
+            fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self> {
+                let n = match node.value {
+                    Value::Int(i) => i128::from(i),
+                    Value::UInt(u) => i128::from(u),
+                    _ => {
+                        cx.wrong_type("an integer", &node, path);
+                        return None;
+                    }
+                };
+                match <$t>::try_from(n) {
+                    Ok(v) => Some(v),
+                    Err(_) => {
+                        let message = format!(
+                            "{n} is out of range: must be from {} to {}",
+                            <$t>::MIN,
+                            <$t>::MAX
+                        );
+                        cx.error("out-of-range", message, path, node.offset);
+                        None
+                    }
+                }
+            }
+        }
+
+        impl Encode for $t {
+            fn encode(&self, sink: &mut dyn Sink, _cx: &Encoder) {
+                match i64::try_from(*self) {
+                    Ok(v) => sink.i64(v),
+                    // only unsigned values above i64::MAX get here
+                    Err(_) => sink.u64(u64::try_from(*self).unwrap_or(u64::MAX)),
+                }
+            }
+        }
+    )*};
+}
+
+integer!(i8, i16, i32, u8, u16, u32, u64, usize);

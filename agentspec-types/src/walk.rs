@@ -32,7 +32,22 @@ macro_rules! leaf {
     )*};
 }
 
-leaf!(String, bool, i64, f64, serde_json::Value, serde_json::Map<String, serde_json::Value>);
+leaf!(
+    String,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f64,
+    serde_json::Value,
+    serde_json::Map<String, serde_json::Value>
+);
 
 impl<C, T: Walk<C>> Walk<C> for Option<T> {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {

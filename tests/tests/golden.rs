@@ -74,13 +74,15 @@ fn snapshot_has_no_untagged_enums_or_flattened_subtypes() {
         .items
         .iter()
         .filter_map(|item| match item {
-            syn::Item::Impl(i)
-                if i.trait_.is_none()
-                    && i.items.iter().any(
-                        |m| matches!(m, syn::ImplItem::Const(c) if c.ident == "COMPONENT_TYPE"),
-                    ) =>
+            syn::Item::Struct(s)
+                if s.attrs.iter().any(|a| {
+                    a.path().is_ident("agentspec")
+                        && quote::ToTokens::to_token_stream(a)
+                            .to_string()
+                            .contains("component =")
+                }) =>
             {
-                Some(quote::ToTokens::to_token_stream(&i.self_ty).to_string())
+                Some(s.ident.to_string())
             }
             _ => None,
         })
@@ -127,16 +129,13 @@ fn snapshot_has_no_untagged_enums_or_flattened_subtypes() {
             let boxes_components = e.variants.iter().all(|v| {
                 if v.ident == "Plugin" {
                     // every family's variant for plugin components
-                    return quote::ToTokens::to_token_stream(&v.fields).to_string()
-                        == "(:: agentspec_types :: plugin :: Plugin)";
+                    return quote::ToTokens::to_token_stream(&v.fields).to_string() == "(Plugin)";
                 }
                 let ty = quote::ToTokens::to_token_stream(&v.fields)
                     .to_string()
                     .replace(' ', "")
                     .replace(",)", ")");
-                components
-                    .iter()
-                    .any(|c| ty == format!("(::std::boxed::Box<{c}>)"))
+                components.iter().any(|c| ty == format!("(Box<{c}>)"))
             });
             if boxes_components {
                 families += 1;

@@ -350,17 +350,15 @@ impl Decoder {
         };
     }
 
-    /// Decodes a numeric field and checks the schema's lower bound.
-    pub fn field_min<T: Decode + AsNumber>(
+    /// Checks the schema's lower bound of a numeric field read at `offset`.
+    pub fn minimum<T: AsNumber>(
         &mut self,
         slot: &mut Slot<T>,
-        node: Node,
+        offset: u32,
         path: &Path<'_>,
         minimum: f64,
         inclusive: bool,
     ) {
-        let offset = node.offset;
-        self.field(slot, node, path);
         if let Slot::Present(v) = slot
             && let Some(n) = v.as_number()
             && (n < minimum || (!inclusive && n == minimum))
