@@ -9,8 +9,10 @@ fn main() {
     let settings = agentspec_codegen::Settings::new()
         .schema_dir(&dir)
         .and_then(|settings| {
-            agentspec_codegen::build::generate_to_out_dir(settings.clone(), "agentspec_types.rs")?;
-            agentspec_codegen::build::json_schemas_to_out_dir(settings, "json_schemas")
+            // one generator: the files are parsed once for the types and the JSON Schemas
+            let generator = agentspec_codegen::Generator::new(settings);
+            agentspec_codegen::build::generate_to_out_dir(&generator, "agentspec_types.rs")?;
+            agentspec_codegen::build::json_schemas_to_out_dir(&generator, "json_schemas")
         });
     if let Err(e) = settings {
         panic!("generating the Agent Spec types failed: {e}");

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{Error, Generator, Settings};
+use crate::{Error, Generator};
 
-/// Generates the types for `settings`, formats them and writes them to
+/// Generates the types of `generator`, formats them and writes them to
 /// `$OUT_DIR/<file_name>` (only when the content changed), printing one
 /// `cargo:rerun-if-changed=` line per schema file read. Returns the written path.
 ///
@@ -12,15 +12,16 @@ use crate::{Error, Generator, Settings};
 /// // build.rs
 /// let settings = agentspec_codegen::Settings::new()
 ///     .schema_file("schema/agentspec_json_spec_26_1_2.json");
-/// agentspec_codegen::build::generate_to_out_dir(settings, "agentspec.rs").unwrap();
+/// let generator = agentspec_codegen::Generator::new(settings);
+/// agentspec_codegen::build::generate_to_out_dir(&generator, "agentspec.rs").unwrap();
 /// // lib.rs: include!(concat!(env!("OUT_DIR"), "/agentspec.rs"));
 /// ```
-pub fn generate_to_out_dir(settings: Settings, file_name: &str) -> Result<PathBuf, Error> {
+pub fn generate_to_out_dir(generator: &Generator, file_name: &str) -> Result<PathBuf, Error> {
     let out_dir = out_dir()?;
-    for path in settings.schema_paths() {
+    for path in generator.settings().schema_paths() {
         println!("cargo:rerun-if-changed={}", path.display());
     }
-    let code = crate::format(&Generator::new(settings).generate()?)?;
+    let code = crate::format(&generator.generate()?)?;
     let target = out_dir.join(file_name);
     write_if_changed(&target, &code)?;
     Ok(target)
@@ -45,16 +46,17 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
 /// ```no_run
 /// // build.rs
 /// let settings = agentspec_codegen::Settings::new().bundled_schemas();
-/// agentspec_codegen::build::json_schemas_to_out_dir(settings, "schemas").unwrap();
+/// let generator = agentspec_codegen::Generator::new(settings);
+/// agentspec_codegen::build::json_schemas_to_out_dir(&generator, "schemas").unwrap();
 /// // lib.rs: const SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
 /// ```
-pub fn json_schemas_to_out_dir(settings: Settings, stem: &str) -> Result<PathBuf, Error> {
+pub fn json_schemas_to_out_dir(generator: &Generator, stem: &str) -> Result<PathBuf, Error> {
     let out_dir = out_dir()?;
-    for path in settings.schema_paths() {
+    for path in generator.settings().schema_paths() {
         println!("cargo:rerun-if-changed={}", path.display());
     }
     let mut index = String::from("[\n");
-    for (version, schema) in Generator::new(settings).json_schemas()? {
+    for (version, schema) in generator.json_schemas()? {
         let file = out_dir.join(format!(
             "{stem}_{}_{}_{}.json",
             version.0, version.1, version.2

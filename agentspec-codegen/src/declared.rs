@@ -1,151 +1,298 @@
-//! The declared table: what the schema files cannot say, kept in one place.
+//! The declared table: what the schema files cannot say, kept in one place and keyed by
+//! component and field.
 //!
 //! Everything else the generator knows comes from the files themselves. Each entry says
-//! why it is here; the README's "Declared table" section lists them for users.
+//! why it is here; [`read`](crate::read) resolves every entry into the
+//! [`Model`](crate::model::Model)'s fields, so the emitter and `diff` see only the model.
+//! The README's "Declared table" section lists them for users.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::model::Version;
+use crate::model::{GateCheck, Model, ValueGate, Version, Written};
 
-/// Fields pyagentspec treats as sensitive (`SensitiveField[...]` in its classes): written
-/// as `{"$component_ref": "<id>.<field>"}` placeholders when exported without secrets.
-/// The schema types them as plain values. Matched by field name on every component.
-const SENSITIVE: &[&str] = &[
-    "api_key",
-    "auth_file_location",
-    "ca_file",
-    "cert_file",
-    "client_id",
-    "client_id_metadata_url",
-    "client_secret",
-    "credentials",
-    "dsn",
-    "key_file",
-    "password",
-    "sensitive_headers",
-    "sslkey",
-    "user",
-    "wallet_location",
-    "wallet_password",
+/// Whom an entry is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner {
+    /// One component or value struct, by name.
+    Type(&'static str),
+    /// Every component: a field of pyagentspec's `Component` base class.
+    EveryComponent,
+}
+
+/// A fact about one field.
+#[derive(Debug, Clone)]
+pub(crate) enum Fact {
+    /// A secret: written as a `{"$component_ref": "<id>.<field>"}` placeholder when exported
+    /// without secrets (pyagentspec's `SensitiveField[...]`); the schema types it as a plain
+    /// value.
+    Sensitive,
+    /// A default the schema leaves out.
+    Default(Value),
+    /// A `null` value is left out when writing.
+    SkipNull,
+    /// pyagentspec writes it from another version than the files list.
+    Written(Written),
+    /// A value that needs a newer version than its field exists from.
+    Gate(ValueGate),
+    /// The reference SDK reads it in older documents without raising their version, and
+    /// only drops it when it writes them.
+    Informational,
+    /// A legacy value pyagentspec upgrades when it reads it, and so writes in its new form.
+    Upgrade {
+        from: Value,
+        to: Value,
+        message: &'static str,
+    },
+}
+
+/// One entry of the table.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub owner: Owner,
+    pub field: &'static str,
+    pub fact: Fact,
+}
+
+/// Fields pyagentspec treats as sensitive (`SensitiveField[...]` in its classes), by class.
+const SENSITIVE: &[(&str, &[&str])] = &[
+    ("A2AConnectionConfig", &["key_file", "cert_file"]),
+    ("ApiNode", &["sensitive_headers"]),
+    ("GeminiAIStudioAuthConfig", &["api_key"]),
+    ("GeminiConfig", &["api_key"]),
+    ("GeminiVertexAIAuthConfig", &["credentials"]),
+    ("LlmConfig", &["api_key"]),
+    (
+        "MTlsOracleDatabaseConnectionConfig",
+        &[
+            "user",
+            "password",
+            "dsn",
+            "wallet_location",
+            "wallet_password",
+        ],
+    ),
+    (
+        "OAuthClientConfig",
+        &["client_id", "client_secret", "client_id_metadata_url"],
+    ),
+    ("OciClientConfigWithApiKey", &["auth_file_location"]),
+    ("OciClientConfigWithSecurityToken", &["auth_file_location"]),
+    ("OciGenAiConfig", &["api_key"]),
+    (
+        "OllamaConfig",
+        &["api_key", "key_file", "cert_file", "ca_file"],
+    ),
+    (
+        "OpenAiCompatibleConfig",
+        &["api_key", "key_file", "cert_file", "ca_file"],
+    ),
+    ("OpenAiConfig", &["api_key"]),
+    ("RemoteTool", &["sensitive_headers"]),
+    ("SSETransport", &["sensitive_headers"]),
+    (
+        "SSEmTLSTransport",
+        &["sensitive_headers", "key_file", "cert_file", "ca_file"],
+    ),
+    ("StreamableHTTPTransport", &["sensitive_headers"]),
+    (
+        "StreamableHTTPmTLSTransport",
+        &["sensitive_headers", "key_file", "cert_file", "ca_file"],
+    ),
+    (
+        "TlsOracleDatabaseConnectionConfig",
+        &["user", "password", "dsn"],
+    ),
+    (
+        "TlsPostgresDatabaseConnectionConfig",
+        &["user", "password", "sslkey"],
+    ),
+    (
+        "VllmConfig",
+        &["api_key", "key_file", "cert_file", "ca_file"],
+    ),
 ];
 
-/// Whether a field holds a secret.
-pub(crate) fn is_sensitive(field: &str) -> bool {
-    SENSITIVE.contains(&field)
-}
-
-/// Defaults the schema leaves out: pyagentspec's `metadata` and the `data` of ApiNode and
-/// RemoteTool default to an empty object (`Field(default_factory=dict)`), while the schema
-/// declares no default.
-pub(crate) fn default_of(field: &str) -> Option<Value> {
-    matches!(field, "metadata" | "data").then(|| Value::Object(Default::default()))
-}
-
-/// Value structs whose `null` fields pyagentspec leaves out (`exclude_none=True` in
-/// `LlmGenerationConfig.model_dump`).
-pub(crate) fn skips_null(owner: &str) -> bool {
-    owner == "LlmGenerationConfig"
-}
-
-/// Components whose key order in pyagentspec's output differs from the schema's
-/// `properties` order. `None`: the schema's order is pyagentspec's.
-pub(crate) fn field_order(_component: &str) -> Option<&'static [&'static str]> {
-    None
-}
-
-/// A version no document has: a field "written from" it is written only when it holds
-/// something other than its default (never silently dropped, never written by default).
-pub(crate) const NEVER: Version = Version(u16::MAX, u16::MAX, u16::MAX);
-
-/// From which version pyagentspec writes a field, where that differs from the schema files
-/// (which are snapshots of the SDK and list fields it leaves out of its output).
-pub(crate) fn written_from(component: &str, field: &str) -> Option<Version> {
-    match (component, field) {
-        // `OpenAiConfig._versioned_model_fields_to_exclude`: the key exists from 25.4.2,
-        // though the 25.4.2 schema file lacks it.
-        ("OpenAiConfig", "api_key") => Some(Version(25, 4, 2)),
-        // Fields implied by the component type, or not used by the provider: pyagentspec
-        // excludes them at every version.
-        ("OpenAiConfig", "provider" | "api_provider" | "url")
-        | ("OciGenAiConfig", "api_provider" | "api_key" | "url")
-        | ("VllmConfig" | "OllamaConfig", "api_provider")
-        | ("GeminiConfig", "provider" | "url") => Some(NEVER),
-        _ => None,
+/// Every entry.
+pub(crate) fn table() -> Vec<Entry> {
+    let entry = |owner: &'static str, field: &'static str, fact: Fact| Entry {
+        owner: Owner::Type(owner),
+        field,
+        fact,
+    };
+    let mut out: Vec<Entry> = SENSITIVE
+        .iter()
+        .flat_map(|(owner, fields)| {
+            fields
+                .iter()
+                .map(move |field| entry(owner, field, Fact::Sensitive))
+        })
+        .collect();
+    // pyagentspec's `metadata` (on its `Component` base class) and the `data` of ApiNode and
+    // RemoteTool default to an empty object (`Field(default_factory=dict)`), while the
+    // schema declares no default.
+    out.push(Entry {
+        owner: Owner::EveryComponent,
+        field: "metadata",
+        fact: Fact::Default(json!({})),
+    });
+    out.push(entry("ApiNode", "data", Fact::Default(json!({}))));
+    out.push(entry("RemoteTool", "data", Fact::Default(json!({}))));
+    // `LlmGenerationConfig.model_dump` uses `exclude_none=True`.
+    for field in ["max_tokens", "temperature", "top_p"] {
+        out.push(entry("LlmGenerationConfig", field, Fact::SkipNull));
     }
-}
-
-/// A value that needs a newer version than its field exists from (pyagentspec's
-/// `_infer_min_agentspec_version_from_configuration`): checked when writing.
-pub(crate) enum Gate {
-    /// The field holds this enum value.
-    Equals(&'static str),
-    /// A check of the runtime's `codec::gates` module, by name.
-    Check(&'static str),
-}
-
-/// Value-dependent version gates the schema files cannot say, with what holds the value
-/// (for messages: "`LlmNode.outputs` with …").
-pub(crate) fn value_gate(component: &str, field: &str) -> Option<(Version, Gate, &'static str)> {
-    match (component, field) {
-        // The `XAI` provider exists from 26.1.2.
-        ("OciGenAiConfig", "provider") => {
-            Some((Version(26, 1, 2), Gate::Equals("XAI"), "set to `XAI`"))
+    // `OpenAiConfig._versioned_model_fields_to_exclude`: the key exists from 25.4.2, though
+    // the 25.4.2 schema file lacks it.
+    out.push(entry(
+        "OpenAiConfig",
+        "api_key",
+        Fact::Written(Written::From(Version(25, 4, 2))),
+    ));
+    // Fields implied by the component type, or not used by the provider: pyagentspec
+    // excludes them at every version.
+    for (owner, fields) in [
+        ("OpenAiConfig", &["provider", "api_provider", "url"][..]),
+        ("OciGenAiConfig", &["api_provider", "api_key", "url"]),
+        ("VllmConfig", &["api_provider"]),
+        ("OllamaConfig", &["api_provider"]),
+        ("GeminiConfig", &["provider", "url"]),
+    ] {
+        for field in fields {
+            out.push(entry(owner, field, Fact::Written(Written::Never)));
         }
-        // Structured generation (several outputs, or a non-string one) exists from 25.4.2.
-        ("LlmNode", "outputs") => Some((
-            Version(25, 4, 2),
-            Gate::Check("structured_outputs"),
-            "with several outputs, or one that is not a string (structured generation),",
-        )),
-        // A body that is not a JSON object (a string or bytes) exists from 25.4.2.
-        ("ApiNode" | "RemoteTool", "data") => Some((
-            Version(25, 4, 2),
-            Gate::Check("data_not_object"),
-            "that is not a JSON object",
-        )),
-        _ => None,
     }
+    // pyagentspec's `_infer_min_agentspec_version_from_configuration`: the `XAI` provider
+    // exists from 26.1.2.
+    out.push(entry(
+        "OciGenAiConfig",
+        "provider",
+        Fact::Gate(ValueGate {
+            since: Version(26, 1, 2),
+            check: GateCheck::Equals("XAI".into()),
+            what: "set to `XAI`".into(),
+        }),
+    ));
+    // Structured generation (several outputs, or a non-string one) exists from 25.4.2.
+    out.push(entry(
+        "LlmNode",
+        "outputs",
+        Fact::Gate(ValueGate {
+            since: Version(25, 4, 2),
+            check: GateCheck::Function("structured_outputs".into()),
+            what: "with several outputs, or one that is not a string (structured generation),"
+                .into(),
+        }),
+    ));
+    // A body that is not a JSON object (a string or bytes) exists from 25.4.2.
+    for owner in ["ApiNode", "RemoteTool"] {
+        out.push(entry(
+            owner,
+            "data",
+            Fact::Gate(ValueGate {
+                since: Version(25, 4, 2),
+                check: GateCheck::Function("data_not_object".into()),
+                what: "that is not a JSON object".into(),
+            }),
+        ));
+    }
+    // REFERENCE-SEMANTICS 6.3: pyagentspec reads `provider` on an OpenAI-compatible config
+    // in a 25.4.1 document, and drops it when it writes the document. Reading one is a
+    // warning; every other newer field holding a value is an error, as its value changes
+    // the meaning.
+    for owner in ["OllamaConfig", "OpenAiCompatibleConfig", "VllmConfig"] {
+        out.push(entry(owner, "provider", Fact::Informational));
+    }
+    // `handoff` was a boolean until `HandoffMode` (pyagentspec `swarm.py`, a
+    // `model_validator(mode="before")`): `true` is `"optional"`, `false` is `"never"`.
+    out.push(entry(
+        "Swarm",
+        "handoff",
+        Fact::Upgrade {
+            from: json!(true),
+            to: json!("optional"),
+            message: "`handoff: true` is the legacy form of `\"optional\"`, and is written as `\"optional\"`",
+        },
+    ));
+    out.push(entry(
+        "Swarm",
+        "handoff",
+        Fact::Upgrade {
+            from: json!(false),
+            to: json!("never"),
+            message: "`handoff: false` is the legacy form of `\"never\"`, and is written as `\"never\"`",
+        },
+    ));
+    out
 }
 
-/// Newer fields the reference SDK reads in older documents without raising their version,
-/// and only drops when it writes them (REFERENCE-SEMANTICS 6.3: `provider` on a
-/// `VllmConfig` in a 25.4.1 document). Reading one is a warning; every other newer field
-/// holding a value is an error, as its value changes the meaning.
-pub(crate) fn informational(_component: &str, field: &str) -> bool {
-    field == "provider"
+/// The facts about `owner.field` (`component` says whether the owner is a component).
+pub(crate) fn facts(
+    table: &[Entry],
+    owner: &str,
+    field: &str,
+    component: bool,
+) -> impl Iterator<Item = Fact> {
+    table
+        .iter()
+        .filter(move |e| {
+            e.field == field
+                && match e.owner {
+                    Owner::Type(o) => o == owner,
+                    Owner::EveryComponent => component,
+                }
+        })
+        .map(|e| e.fact.clone())
+        .collect::<Vec<_>>()
+        .into_iter()
 }
 
-/// A legacy value pyagentspec upgrades when it reads it, and so writes in its new form.
-pub(crate) struct Upgrade {
-    /// The field holding it.
-    pub field: &'static str,
-    /// The legacy value, as a Rust pattern over the generated types.
-    pub from: &'static str,
-    /// What it becomes, as a Rust expression over the generated types.
-    pub to: &'static str,
-    /// The values, for the warning.
-    pub message: &'static str,
+/// The entries that match no field of `model` (`Type.field`), for the test that keeps the
+/// table honest.
+pub(crate) fn unmatched(model: &Model) -> Vec<String> {
+    table()
+        .iter()
+        .filter(|e| {
+            let has =
+                |fields: &[crate::model::Field]| fields.iter().any(|f| f.json_name == e.field);
+            match e.owner {
+                Owner::Type(o) => {
+                    !model.components.get(o).is_some_and(|c| has(&c.fields))
+                        && !model.structs.get(o).is_some_and(|s| has(&s.fields))
+                }
+                Owner::EveryComponent => !model.components.values().any(|c| has(&c.fields)),
+            }
+        })
+        .map(|e| match e.owner {
+            Owner::Type(o) => format!("{o}.{}", e.field),
+            Owner::EveryComponent => format!("*.{}", e.field),
+        })
+        .collect()
 }
 
-/// Legacy values by component (pyagentspec's `model_validator(mode="before")` upgrades).
-pub(crate) fn legacy_upgrades(component: &str) -> &'static [Upgrade] {
-    match component {
-        // `handoff` was a boolean until `HandoffMode` (pyagentspec `swarm.py`): `true` is
-        // `"optional"`, `false` is `"never"`.
-        "Swarm" => &[
-            Upgrade {
-                field: "handoff",
-                from: "SwarmHandoff::Bool(true)",
-                to: "SwarmHandoff::HandoffMode(HandoffMode::Optional)",
-                message: "`handoff: true` is the legacy form of `\"optional\"`, and is written as `\"optional\"`",
-            },
-            Upgrade {
-                field: "handoff",
-                from: "SwarmHandoff::Bool(false)",
-                to: "SwarmHandoff::HandoffMode(HandoffMode::Never)",
-                message: "`handoff: false` is the legacy form of `\"never\"`, and is written as `\"never\"`",
-            },
-        ],
-        _ => &[],
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_declared_entry_matches_a_field_of_the_bundled_schemas() {
+        let model = crate::Generator::new(crate::Settings::new().bundled_schemas())
+            .model()
+            .unwrap();
+        assert_eq!(super::unmatched(&model), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_entry_for_a_missing_field_is_reported() {
+        let mut model = crate::Generator::new(crate::Settings::new().bundled_schemas())
+            .model()
+            .unwrap();
+        model
+            .components
+            .get_mut("Swarm")
+            .unwrap()
+            .fields
+            .retain(|f| f.json_name != "handoff");
+        assert_eq!(
+            super::unmatched(&model),
+            vec!["Swarm.handoff".to_owned(), "Swarm.handoff".to_owned()]
+        );
     }
 }

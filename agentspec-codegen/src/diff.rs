@@ -1,9 +1,11 @@
-//! What changes between two schema sets: component types and fields added and removed, field
-//! types, defaults and requiredness changed, and which changes break documents.
+//! What changes between two schema sets: component types and fields added and removed, and
+//! every fact of a field that changed (type, default, requiredness, the version it is
+//! written from, value gates, legacy upgrades, secrecy, bounds), with which changes break
+//! documents. Value structs' fields are compared as components' are.
 
 use std::fmt;
 
-use crate::model::{Field, Missing, Model, Ty};
+use crate::model::{Field, GateCheck, Missing, Model, Ty};
 
 /// One change between two models.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +51,37 @@ pub enum ChangeKind {
         /// Whether it is required now.
         required: bool,
     },
+    /// The version a component or field exists from, or is written from, changed.
+    VersionChanged {
+        /// Before.
+        from: String,
+        /// After.
+        to: String,
+    },
+    /// A value gate changed: some values now need another version.
+    GateChanged {
+        /// Before (`none`).
+        from: String,
+        /// After (`none`).
+        to: String,
+    },
+    /// The legacy values upgraded when read changed.
+    UpgradesChanged {
+        /// Before.
+        from: String,
+        /// After.
+        to: String,
+    },
+    /// Another fact of a field changed: `sensitive`, `skip_null`, `informational`,
+    /// `minimum`.
+    FactChanged {
+        /// Which fact.
+        fact: &'static str,
+        /// Before.
+        from: String,
+        /// After.
+        to: String,
+    },
 }
 
 impl fmt::Display for Change {
@@ -75,6 +108,22 @@ impl fmt::Display for Change {
             }
             ChangeKind::DefaultChanged { from, to } => {
                 write!(f, "{mark}: field {} default {from} -> {to}", self.item)
+            }
+            ChangeKind::VersionChanged { from, to } => {
+                write!(f, "{mark}: {} exists from {from} -> {to}", self.item)
+            }
+            ChangeKind::GateChanged { from, to } => {
+                write!(f, "{mark}: field {} value gate {from} -> {to}", self.item)
+            }
+            ChangeKind::UpgradesChanged { from, to } => {
+                write!(
+                    f,
+                    "{mark}: field {} legacy upgrades {from} -> {to}",
+                    self.item
+                )
+            }
+            ChangeKind::FactChanged { fact, from, to } => {
+                write!(f, "{mark}: field {} {fact} {from} -> {to}", self.item)
             }
             ChangeKind::RequiredChanged { required } => {
                 write!(
@@ -118,6 +167,137 @@ fn widens(from: &Ty, to: &Ty, new: &Model) -> bool {
     }
 }
 
+fn version_text(field: &Field) -> String {
+    match field.written_since() {
+        Some(v) if v == field.since => v.to_string(),
+        Some(v) => format!("{} (written from {v})", field.since),
+        None => format!("{} (never written by default)", field.since),
+    }
+}
+
+fn gate_text(field: &Field) -> String {
+    match &field.gate {
+        None => "none".into(),
+        Some(g) => {
+            let check = match &g.check {
+                GateCheck::Equals(v) => format!("= {v}"),
+                GateCheck::Function(f) => format!("{f}()"),
+            };
+            format!("{check} needs {}", g.since)
+        }
+    }
+}
+
+fn upgrades_text(field: &Field) -> String {
+    let all: Vec<String> = field
+        .upgrades
+        .iter()
+        .map(|u| format!("{} -> {}", u.from, u.to))
+        .collect();
+    format!("[{}]", all.join(", "))
+}
+
+/// The changes of one field (`item`: `Owner.key`) from `field` to `now`.
+fn field_changes(item: &str, field: &Field, now: &Field, new: &Model, out: &mut Vec<Change>) {
+    let mut push = |kind: ChangeKind, breaking: bool| {
+        out.push(Change {
+            item: item.to_owned(),
+            kind,
+            breaking,
+        })
+    };
+    let (from, to) = (format!("{:?}", field.ty), format!("{:?}", now.ty));
+    if from != to {
+        let breaking = !widens(&field.ty, &now.ty, new);
+        push(ChangeKind::TypeChanged { from, to }, breaking);
+    }
+    let (was, is) = (
+        field.missing == Missing::Required,
+        now.missing == Missing::Required,
+    );
+    if was != is {
+        push(ChangeKind::RequiredChanged { required: is }, is);
+    } else if !is && default_text(field) != default_text(now) {
+        let (from, to) = (default_text(field), default_text(now));
+        push(ChangeKind::DefaultChanged { from, to }, true);
+    }
+    if version_text(field) != version_text(now) {
+        let (from, to) = (version_text(field), version_text(now));
+        push(ChangeKind::VersionChanged { from, to }, false);
+    }
+    if field.gate != now.gate {
+        let (from, to) = (gate_text(field), gate_text(now));
+        push(ChangeKind::GateChanged { from, to }, true);
+    }
+    if field.upgrades != now.upgrades {
+        let (from, to) = (upgrades_text(field), upgrades_text(now));
+        push(ChangeKind::UpgradesChanged { from, to }, false);
+    }
+    let facts: [(&'static str, String, String, bool); 4] = [
+        (
+            "sensitive",
+            field.is_sensitive().to_string(),
+            now.is_sensitive().to_string(),
+            false,
+        ),
+        (
+            "skip_null",
+            field.skip_null.to_string(),
+            now.skip_null.to_string(),
+            false,
+        ),
+        (
+            "informational",
+            field.informational.to_string(),
+            now.informational.to_string(),
+            false,
+        ),
+        (
+            "minimum",
+            format!("{:?}", field.minimum),
+            format!("{:?}", now.minimum),
+            true,
+        ),
+    ];
+    for (fact, from, to, breaking) in facts {
+        if from != to {
+            push(ChangeKind::FactChanged { fact, from, to }, breaking);
+        }
+    }
+}
+
+/// The changes of the fields of one type from `before` to `after`.
+fn fields_changes(
+    name: &str,
+    before: &[Field],
+    after: &[Field],
+    new: &Model,
+    out: &mut Vec<Change>,
+) {
+    for field in before {
+        let item = format!("{name}.{}", field.json_name);
+        match after.iter().find(|f| f.json_name == field.json_name) {
+            None => out.push(Change {
+                item,
+                kind: ChangeKind::FieldRemoved,
+                breaking: true,
+            }),
+            Some(now) => field_changes(&item, field, now, new, out),
+        }
+    }
+    for field in after
+        .iter()
+        .filter(|f| !before.iter().any(|g| g.json_name == f.json_name))
+    {
+        let required = field.missing == Missing::Required;
+        out.push(Change {
+            item: format!("{name}.{}", field.json_name),
+            kind: ChangeKind::FieldAdded { required },
+            breaking: required,
+        });
+    }
+}
+
 /// The changes from `old` to `new`, in name order.
 pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
     let mut out = Vec::new();
@@ -131,54 +311,15 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
             out.push(change(name.clone(), ChangeKind::ComponentRemoved, true));
             continue;
         };
-        for field in &component.fields {
-            let item = format!("{name}.{}", field.json_name);
-            let Some(now) = after.fields.iter().find(|f| f.json_name == field.json_name) else {
-                out.push(change(item, ChangeKind::FieldRemoved, true));
-                continue;
-            };
-            let (from, to) = (format!("{:?}", field.ty), format!("{:?}", now.ty));
-            if from != to {
-                let breaking = !widens(&field.ty, &now.ty, new);
-                out.push(change(
-                    item.clone(),
-                    ChangeKind::TypeChanged { from, to },
-                    breaking,
-                ));
-            }
-            let (was, is) = (
-                field.missing == Missing::Required,
-                now.missing == Missing::Required,
-            );
-            if was != is {
-                out.push(change(
-                    item.clone(),
-                    ChangeKind::RequiredChanged { required: is },
-                    is,
-                ));
-            } else if !is && default_text(field) != default_text(now) {
-                out.push(change(
-                    item,
-                    ChangeKind::DefaultChanged {
-                        from: default_text(field),
-                        to: default_text(now),
-                    },
-                    true,
-                ));
-            }
-        }
-        for field in after
-            .fields
-            .iter()
-            .filter(|f| !component.fields.iter().any(|g| g.json_name == f.json_name))
-        {
-            let required = field.missing == Missing::Required;
+        if component.since != after.since {
+            let (from, to) = (component.since.to_string(), after.since.to_string());
             out.push(change(
-                format!("{name}.{}", field.json_name),
-                ChangeKind::FieldAdded { required },
-                required,
+                name.clone(),
+                ChangeKind::VersionChanged { from, to },
+                false,
             ));
         }
+        fields_changes(name, &component.fields, &after.fields, new, &mut out);
     }
     for name in new
         .components
@@ -187,6 +328,68 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
     {
         out.push(change(name.clone(), ChangeKind::ComponentAdded, false));
     }
+    for (name, strukt) in &old.structs {
+        if let Some(after) = new.structs.get(name) {
+            fields_changes(name, &strukt.fields, &after.fields, new, &mut out);
+        }
+    }
     out.sort_by(|a, b| a.item.cmp(&b.item));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Upgrade, ValueGate, Version, Written};
+
+    fn bundled() -> Model {
+        crate::Generator::new(crate::Settings::new().bundled_schemas())
+            .model()
+            .unwrap()
+    }
+
+    fn field<'a>(model: &'a mut Model, component: &str, key: &str) -> &'a mut Field {
+        model
+            .components
+            .get_mut(component)
+            .unwrap()
+            .fields
+            .iter_mut()
+            .find(|f| f.json_name == key)
+            .unwrap()
+    }
+
+    #[test]
+    fn sees_gates_upgrades_versions_and_secrecy() {
+        let old = bundled();
+        let mut new = old.clone();
+        field(&mut new, "OciGenAiConfig", "provider").gate = None;
+        field(&mut new, "Swarm", "handoff").upgrades.push(Upgrade {
+            from: serde_json::json!("always"),
+            to: serde_json::json!("optional"),
+            message: "legacy".into(),
+        });
+        field(&mut new, "Agent", "tools").written = Some(Written::From(Version(26, 1, 0)));
+        field(&mut new, "Agent", "llm_config").gate = Some(ValueGate {
+            since: Version(26, 2, 0),
+            check: GateCheck::Function("f".into()),
+            what: "x".into(),
+        });
+        let changes: Vec<String> = diff(&old, &new).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            changes,
+            [
+                "breaking: field Agent.llm_config value gate none -> f() needs 26.2.0",
+                "compatible: Agent.tools exists from 25.4.1 -> 25.4.1 (written from 26.1.0)",
+                "breaking: field OciGenAiConfig.provider value gate = XAI needs 26.1.2 -> none",
+                "compatible: field Swarm.handoff legacy upgrades [true -> \"optional\", false -> \"never\"] -> [true -> \"optional\", false -> \"never\", \"always\" -> \"optional\"]",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_same_model_has_no_changes() {
+        let model = bundled();
+        assert_eq!(diff(&model, &model), Vec::<Change>::new());
+    }
 }

@@ -9,7 +9,9 @@ use quote::quote;
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::model::{Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Version};
+use crate::model::{
+    Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Version, Written,
+};
 
 mod attrs;
 
@@ -253,6 +255,42 @@ impl Emitter<'_> {
         })
     }
 
+    /// A Rust pattern matching a JSON value of type `ty` (a legacy value to upgrade).
+    fn value_pattern(&self, ty: &Ty, value: &Value, owner: &str) -> Result<TokenStream, Error> {
+        match (ty, value) {
+            (Ty::Bool | Ty::Int | Ty::Enum(_), _) => self.value_expr(ty, value, owner),
+            (Ty::Option(inner), v) if !v.is_null() => {
+                let inner = self.value_pattern(inner, v, owner)?;
+                Ok(quote!(Some(#inner)))
+            }
+            (Ty::Union(name), v) => {
+                let json = match v {
+                    Value::Bool(_) => "boolean",
+                    Value::Number(_) => "integer",
+                    Value::String(_) => "string",
+                    _ => "",
+                };
+                let (variant, vty) = self.model.unions[name]
+                    .variants
+                    .iter()
+                    .find(|(_, t)| crate::read::json_type(t) == json)
+                    .ok_or_else(|| self.no_pattern(ty, value, owner))?;
+                let inner = self.value_pattern(vty, v, owner)?;
+                let (name, variant) = (ident(name), ident(variant));
+                Ok(quote!(#name::#variant(#inner)))
+            }
+            _ => Err(self.no_pattern(ty, value, owner)),
+        }
+    }
+
+    fn no_pattern(&self, ty: &Ty, value: &Value, owner: &str) -> Error {
+        Error::Unsupported {
+            file: "(declared)".into(),
+            pointer: format!("/$defs/{owner}"),
+            message: format!("no rule for a legacy value {value} of type {ty:?} as a pattern"),
+        }
+    }
+
     /// The value of a missing field, or `None` when it is required.
     fn missing_expr(&self, f: &Field, owner: &str) -> Result<Option<TokenStream>, Error> {
         Ok(match &f.missing {
@@ -297,7 +335,7 @@ impl Emitter<'_> {
     ) -> Result<TokenStream, Error> {
         let name = ident(&s.name);
         let docs = doc(s.doc.as_deref());
-        let fields = self.fields(&s.name, &s.fields, None)?;
+        let fields = self.fields(&s.name, &s.fields)?;
         let extra = s.open.then(|| {
             quote! {
                 /// Keys the schema does not name, kept in order and written back.
@@ -360,7 +398,7 @@ impl Emitter<'_> {
         let name = ident(&c.name);
         let name_str = &c.name;
         let docs = doc(c.doc.as_deref());
-        let fields = self.fields(&c.name, &c.fields, Some(c.since))?;
+        let fields = self.fields(&c.name, &c.fields)?;
         let mut settings = vec![quote!(component = #name_str)];
         if c.since != Version(25, 4, 1) {
             let since = c.since.to_string();
@@ -455,13 +493,15 @@ impl Emitter<'_> {
             })
             .cloned()
             .map(|mut f| {
-                // a base field exists from the first version any member has it
+                // a base field exists, and is written, from the first version any member has it
                 let same = |g: &&Field| g.json_name == f.json_name;
-                f.since = components
-                    .iter()
-                    .filter_map(|c| c.fields.iter().find(same).map(|g| g.since))
-                    .min()
-                    .unwrap_or(f.since);
+                let members = || components.iter().filter_map(|c| c.fields.iter().find(same));
+                f.since = members().map(|g| g.since).min().unwrap_or(f.since);
+                f.written = match members().filter_map(Field::written_since).min() {
+                    None => Some(Written::Never),
+                    Some(v) if v == f.since => None,
+                    Some(v) => Some(Written::From(v)),
+                };
                 f
             })
             .collect();

@@ -126,32 +126,85 @@ impl Settings {
 }
 
 /// Turns schema files into Rust tokens.
+///
+/// The files are read and parsed once, on first use, and the [`model::Model`] built once:
+/// every method after that works on the same model.
 #[derive(Debug, Clone)]
 pub struct Generator {
     settings: Settings,
+    parsed: std::sync::OnceLock<std::sync::Arc<Parsed>>,
+}
+
+/// The files as parsed, and the model read from them.
+struct Parsed {
+    files: Vec<read::SchemaFile>,
+    model: model::Model,
+}
+
+impl std::fmt::Debug for Parsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.files.iter().map(|file| file.name.as_str()).collect();
+        f.debug_struct("Parsed")
+            .field("files", &names)
+            .finish_non_exhaustive()
+    }
+}
+
+impl From<Settings> for Generator {
+    fn from(settings: Settings) -> Self {
+        Generator::new(settings)
+    }
 }
 
 impl Generator {
     /// A generator for these settings.
     pub fn new(settings: Settings) -> Self {
-        Generator { settings }
+        Generator {
+            settings,
+            parsed: std::sync::OnceLock::new(),
+        }
     }
 
-    /// Reads the schema files into the intermediate [`model::Model`].
+    /// Its settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The files and the model, parsed on first use.
+    fn parsed(&self) -> Result<&Parsed, Error> {
+        if let Some(parsed) = self.parsed.get() {
+            return Ok(parsed);
+        }
+        let files = self.files()?;
+        let model = read::read(&files)?;
+        let parsed = self
+            .parsed
+            .get_or_init(|| std::sync::Arc::new(Parsed { files, model }));
+        Ok(parsed)
+    }
+
+    /// The intermediate [`model::Model`] of the schema files: every fact the emitter uses,
+    /// the declared table's included.
     pub fn model(&self) -> Result<model::Model, Error> {
-        read::read(&self.files()?)
+        Ok(self.parsed()?.model.clone())
+    }
+
+    /// The entries of the declared table that match no field of these files
+    /// (`Component.field`): a schema release that renamed or removed a field the table
+    /// names. Empty for the bundled files.
+    pub fn unmatched_declared(&self) -> Result<Vec<String>, Error> {
+        Ok(declared::unmatched(&self.parsed()?.model))
     }
 
     /// The JSON Schema of the documents of every version the files list, oldest first: the
     /// published file of that version, repaired so that it validates what pyagentspec writes
     /// (see [`json_schema`](Generator::json_schema)).
     pub fn json_schemas(&self) -> Result<Vec<(model::Version, serde_json::Value)>, Error> {
-        let files = self.files()?;
-        let model = read::read(&files)?;
+        let Parsed { files, model } = self.parsed()?;
         model
             .versions
             .iter()
-            .map(|v| Ok((*v, schema::for_version(&files, &model, *v)?)))
+            .map(|v| Ok((*v, schema::for_version(files, model, *v)?)))
             .collect()
     }
 
@@ -163,12 +216,11 @@ impl Generator {
     /// fields pyagentspec writes at `version` but the file lacks are copied from the file
     /// that has them. `None` when no file lists `version`.
     pub fn json_schema(&self, version: model::Version) -> Result<Option<serde_json::Value>, Error> {
-        let files = self.files()?;
-        let model = read::read(&files)?;
+        let Parsed { files, model } = self.parsed()?;
         if !model.versions.contains(&version) {
             return Ok(None);
         }
-        schema::for_version(&files, &model, version).map(Some)
+        schema::for_version(files, model, version).map(Some)
     }
 
     fn files(&self) -> Result<Vec<read::SchemaFile>, Error> {
@@ -200,9 +252,8 @@ impl Generator {
     /// Generates the types. The output is deterministic: the same schema bytes give the
     /// same tokens, whatever the order of the files.
     pub fn generate(&self) -> Result<TokenStream, Error> {
-        let model = self.model()?;
         emit::Emitter {
-            model: &model,
+            model: &self.parsed()?.model,
             rt: self.settings.runtime.clone(),
         }
         .emit()

@@ -83,10 +83,82 @@ pub struct Field {
     pub constant: Option<String>,
     /// The first version whose schema file lists this field.
     pub since: Version,
+    /// From which version pyagentspec writes it, where that differs from `since`
+    /// (declared: the files are snapshots of the SDK and list fields it leaves out).
+    pub written: Option<Written>,
     /// Whether a `null` value is left out when writing (declared; pyagentspec's `exclude_none`).
     pub skip_null: bool,
     /// Numeric bounds from the schema, checked on load: (minimum, inclusive).
     pub minimum: Option<(f64, bool)>,
+    /// Whether the reference SDK reads it in older documents without raising their version
+    /// (declared): a newer value is then a warning, not an error.
+    pub informational: bool,
+    /// A value that needs a newer version than the field (declared).
+    pub gate: Option<ValueGate>,
+    /// Legacy values upgraded when read (declared).
+    pub upgrades: Vec<Upgrade>,
+}
+
+impl Field {
+    /// Whether it holds a secret (`Sensitive<T>` or `Option<Sensitive<T>>`).
+    pub fn is_sensitive(&self) -> bool {
+        match &self.ty {
+            Ty::Sensitive(_) => true,
+            Ty::Option(inner) => matches!(**inner, Ty::Sensitive(_)),
+            _ => false,
+        }
+    }
+
+    /// The version from which the field is written: `since`, or the declared one
+    /// (`None`: never, unless it holds something other than its default).
+    pub fn written_since(&self) -> Option<Version> {
+        match self.written {
+            None => Some(self.since),
+            Some(Written::From(v)) => Some(v),
+            Some(Written::Never) => None,
+        }
+    }
+}
+
+/// From which version pyagentspec writes a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// From this version.
+    From(Version),
+    /// Never, unless it holds something other than its default (never dropped silently).
+    Never,
+}
+
+/// A value that needs a newer version than its field exists from (pyagentspec's
+/// `_infer_min_agentspec_version_from_configuration`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueGate {
+    /// The version the value needs.
+    pub since: Version,
+    /// Which values need it.
+    pub check: GateCheck,
+    /// What holds the value, for messages ("set to `XAI`").
+    pub what: String,
+}
+
+/// Which values of a field a [`ValueGate`] concerns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GateCheck {
+    /// The field holds this enum value.
+    Equals(String),
+    /// A check of the runtime's `gates` module, by name.
+    Function(String),
+}
+
+/// A legacy value the reference SDK upgrades when it reads it, and so writes in its new form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Upgrade {
+    /// The legacy value.
+    pub from: Value,
+    /// What it becomes.
+    pub to: Value,
+    /// The values, for the warning.
+    pub message: String,
 }
 
 /// What a field's absence means when loading.

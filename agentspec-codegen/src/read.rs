@@ -8,9 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::declared;
+use crate::declared::{self, Fact};
 use crate::error::Error;
-use crate::model::{Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Version};
+use crate::model::{
+    Component, Family, Field, Missing, Model, StrEnum, Struct, Ty, Union, Upgrade, Version,
+};
 use crate::names::{pascal_case, variant_name};
 
 /// One schema file, parsed.
@@ -176,15 +178,20 @@ pub(crate) fn read(files: &[SchemaFile]) -> Result<Model, Error> {
             ..Model::default()
         },
         since: &since,
+        declared: declared::table(),
     };
     reader.read_all()?;
-    Ok(reader.model)
+    let mut model = reader.model;
+    drop_unrepresentable_upgrades(&mut model);
+    Ok(model)
 }
 
 struct Reader<'a> {
     file: &'a SchemaFile,
     model: Model,
     since: &'a dyn Fn(&str, Option<&str>) -> Version,
+    /// The declared table, resolved into the fields as they are read.
+    declared: Vec<declared::Entry>,
 }
 
 /// Where a component reference resolves to.
@@ -417,11 +424,12 @@ impl Reader<'_> {
                 json_name,
                 schema,
                 required.contains(json_name.as_str()),
+                is_component,
                 &field_pointer,
             )?);
         }
         if is_component {
-            order_component_fields(owner, &mut fields);
+            order_component_fields(&mut fields);
         }
         Ok(fields)
     }
@@ -432,8 +440,11 @@ impl Reader<'_> {
         json_name: &str,
         schema: &Value,
         required: bool,
+        component: bool,
         pointer: &str,
     ) -> Result<Field, Error> {
+        let facts: Vec<Fact> =
+            declared::facts(&self.declared, owner, json_name, component).collect();
         let rust_name = if json_name == "$referenced_components" {
             "referenced_components".to_owned()
         } else {
@@ -462,7 +473,10 @@ impl Reader<'_> {
         };
         let missing = if required {
             Missing::Required
-        } else if let Some(value) = declared::default_of(json_name) {
+        } else if let Some(value) = facts.iter().find_map(|f| match f {
+            Fact::Default(v) => Some(v.clone()),
+            _ => None,
+        }) {
             Missing::Default(value)
         } else if let Some(default) = schema.get("default") {
             if default.is_null() {
@@ -484,7 +498,7 @@ impl Reader<'_> {
                 "an optional field with no default, of a type with no empty value",
             ));
         };
-        let ty = if declared::is_sensitive(json_name) {
+        let ty = if facts.iter().any(|f| matches!(f, Fact::Sensitive)) {
             match ty {
                 Ty::Option(inner) => Ty::Option(Box::new(Ty::Sensitive(inner))),
                 other => Ty::Sensitive(Box::new(other)),
@@ -503,9 +517,28 @@ impl Reader<'_> {
             ty,
             missing,
             constant,
-            since: declared::written_from(owner, json_name)
-                .unwrap_or_else(|| (self.since)(owner, Some(json_name))),
-            skip_null: declared::skips_null(owner),
+            since: (self.since)(owner, Some(json_name)),
+            written: facts.iter().find_map(|f| match f {
+                Fact::Written(w) => Some(*w),
+                _ => None,
+            }),
+            skip_null: facts.iter().any(|f| matches!(f, Fact::SkipNull)),
+            informational: facts.iter().any(|f| matches!(f, Fact::Informational)),
+            gate: facts.iter().find_map(|f| match f {
+                Fact::Gate(g) => Some(g.clone()),
+                _ => None,
+            }),
+            upgrades: facts
+                .iter()
+                .filter_map(|f| match f {
+                    Fact::Upgrade { from, to, message } => Some(Upgrade {
+                        from: from.clone(),
+                        to: to.clone(),
+                        message: (*message).to_owned(),
+                    }),
+                    _ => None,
+                })
+                .collect(),
             minimum,
         })
     }
@@ -848,8 +881,8 @@ fn bound(schema: &Value) -> Option<(f64, bool)> {
 }
 
 /// pyagentspec's key order: `id`, `name`, `description` first (after `component_type`),
-/// then the declared order (or the schema's), `$referenced_components` last.
-fn order_component_fields(owner: &str, fields: &mut [Field]) {
+/// then the schema's order, `$referenced_components` last.
+fn order_component_fields(fields: &mut [Field]) {
     let rank = |f: &Field| match f.json_name.as_str() {
         "id" => 0,
         "name" => 1,
@@ -858,18 +891,37 @@ fn order_component_fields(owner: &str, fields: &mut [Field]) {
         _ => 3,
     };
     fields.sort_by_key(rank);
-    if let Some(order) = declared::field_order(owner) {
-        let position = |f: &Field| {
-            order
-                .iter()
-                .position(|n| *n == f.json_name)
-                .unwrap_or(usize::MAX)
-        };
-        let middle: Vec<usize> = (0..fields.len())
-            .filter(|&i| rank(&fields[i]) == 3)
-            .collect();
-        if let (Some(&start), Some(&end)) = (middle.first(), middle.last()) {
-            fields[start..=end].sort_by_key(position);
+}
+
+/// A declared upgrade applies only where its new form exists: in files older than the new
+/// form (a Swarm `handoff` that is only a boolean), the legacy value is the value.
+fn drop_unrepresentable_upgrades(model: &mut Model) {
+    let snapshot = model.clone();
+    for component in model.components.values_mut() {
+        for field in &mut component.fields {
+            field.upgrades.retain(|u| fits(&field.ty, &u.to, &snapshot));
         }
+    }
+}
+
+/// Whether `value` is a value of `ty`.
+fn fits(ty: &Ty, value: &Value, model: &Model) -> bool {
+    match (ty, value) {
+        (Ty::Option(_), Value::Null) | (Ty::Json, _) => true,
+        (Ty::Option(inner) | Ty::Sensitive(inner), v) => fits(inner, v, model),
+        (Ty::String, Value::String(_)) | (Ty::Bool, Value::Bool(_)) => true,
+        (Ty::Int, Value::Number(n)) => n.is_i64(),
+        (Ty::Float, Value::Number(_)) => true,
+        (Ty::Enum(name), Value::String(s)) => model
+            .enums
+            .get(name)
+            .is_some_and(|e| e.variants.iter().any(|(v, _)| v == s)),
+        (Ty::Union(name), v) => model
+            .unions
+            .get(name)
+            .is_some_and(|u| u.variants.iter().any(|(_, t)| fits(t, v, model))),
+        (Ty::JsonObject | Ty::Property | Ty::Map(_) | Ty::Struct(_), Value::Object(_)) => true,
+        (Ty::Vec(_) | Ty::Pair(..), Value::Array(_)) => true,
+        _ => false,
     }
 }

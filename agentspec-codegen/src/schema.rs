@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::declared;
+use std::collections::BTreeSet;
+
 use crate::error::Error;
 use crate::model::{Model, Version};
 use crate::read::{SchemaFile, version_table};
@@ -28,7 +29,7 @@ pub(crate) fn for_version(
     add_missing_fields(&mut defs, files, model, version);
     accept_upgraded_values(&mut defs, &newest.defs, model);
     name_inline_bodies(&mut defs);
-    repair_bodies(&mut defs);
+    repair_bodies(&mut defs, model);
     let roots = versioned_roots(&mut defs, version);
     let mut schema = Map::new();
     schema.insert(
@@ -76,7 +77,9 @@ fn add_missing_fields(
             continue;
         };
         for field in &component.fields {
-            if field.since > version || props.contains_key(&field.json_name) {
+            if field.written_since().is_none_or(|s| s > version)
+                || props.contains_key(&field.json_name)
+            {
                 continue;
             }
             let found = by_release.iter().find_map(|f| {
@@ -130,17 +133,17 @@ fn accept_upgraded_values(
     let mut copies = Vec::new();
     for component in model.components.values() {
         let key = format!("Base{}", component.name);
-        for upgrade in declared::legacy_upgrades(&component.name) {
+        for field in component.fields.iter().filter(|f| !f.upgrades.is_empty()) {
             let Some(current) = newest
                 .get(&key)
-                .and_then(|b| b.pointer(&format!("/properties/{}", upgrade.field)))
+                .and_then(|b| b.pointer(&format!("/properties/{}", field.json_name)))
             else {
                 continue;
             };
             let Some(property) = defs
                 .get_mut(&key)
                 .and_then(|b| b.get_mut("properties"))
-                .and_then(|p| p.get_mut(upgrade.field))
+                .and_then(|p| p.get_mut(&field.json_name))
             else {
                 continue;
             };
@@ -188,13 +191,31 @@ fn name_inline_bodies(defs: &mut Map<String, Value>) {
 
 /// In every object body of the definitions: `component_type` becomes required, and a
 /// sensitive field also accepts the reference that stands for its redacted value.
-fn repair_bodies(defs: &mut Map<String, Value>) {
-    fn visit(value: &mut Value) {
+fn repair_bodies(defs: &mut Map<String, Value>, model: &Model) {
+    // (owner, key) of every sensitive field
+    let sensitive: BTreeSet<(&str, &str)> = model
+        .components
+        .values()
+        .map(|c| (&c.name, &c.fields))
+        .chain(model.structs.values().map(|s| (&s.name, &s.fields)))
+        .flat_map(|(owner, fields)| {
+            fields
+                .iter()
+                .filter(|f| f.is_sensitive())
+                .map(move |f| (owner.as_str(), f.json_name.as_str()))
+        })
+        .collect();
+    fn visit(value: &mut Value, sensitive: &BTreeSet<(&str, &str)>) {
         match value {
             Value::Object(obj) => {
+                let title = obj
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .unwrap_or_default();
                 if let Some(Value::Object(props)) = obj.get_mut("properties") {
                     for (key, property) in props.iter_mut() {
-                        if declared::is_sensitive(key) {
+                        if sensitive.contains(&(title.as_str(), key.as_str())) {
                             let original = property.take();
                             *property = json!({"anyOf": [
                                 original,
@@ -215,15 +236,15 @@ fn repair_bodies(defs: &mut Map<String, Value>) {
                     }
                 }
                 for child in obj.values_mut() {
-                    visit(child);
+                    visit(child, sensitive);
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(visit),
+            Value::Array(items) => items.iter_mut().for_each(|v| visit(v, sensitive)),
             _ => {}
         }
     }
     for def in defs.values_mut() {
-        visit(def);
+        visit(def, &sensitive);
     }
 }
 

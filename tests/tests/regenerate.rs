@@ -113,6 +113,8 @@ fn diff_reports_changes_and_what_breaks() {
             "compatible: field RemoteTool.data type JsonObject -> Json",
             "compatible: field Swarm.handoff type Bool -> Union(\"SwarmHandoff\")",
             "breaking: field Swarm.handoff default true -> \"optional\"",
+            // the declared upgrade applies once the new form exists
+            "compatible: field Swarm.handoff legacy upgrades [] -> [true -> \"optional\", false -> \"never\"]",
         ]
     );
     let back = diff(&new, &old);

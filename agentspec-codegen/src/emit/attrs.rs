@@ -6,29 +6,24 @@ use quote::quote;
 
 use super::{Emitter, doc, ident};
 use crate::error::Error;
-use crate::model::{Field, Missing, Ty, Version};
+use crate::model::{Field, GateCheck, Missing, Ty};
 
 impl Emitter<'_> {
     /// The attribute of a field's version (`since = "..."`, `unwritten`), when it is newer
     /// than the oldest version.
-    fn since_setting(&self, since: Version) -> Option<TokenStream> {
+    fn since_setting(&self, f: &Field) -> Option<TokenStream> {
+        let Some(since) = f.written_since() else {
+            return Some(quote!(unwritten));
+        };
         if since <= self.model.versions[0] {
             return None;
-        }
-        if since == crate::declared::NEVER {
-            return Some(quote!(unwritten));
         }
         let since = since.to_string();
         Some(quote!(since = #since))
     }
 
     /// The declarations of `fields` of `owner` (constants are settings of the component).
-    pub(super) fn fields(
-        &self,
-        owner: &str,
-        fields: &[Field],
-        owner_since: Option<Version>,
-    ) -> Result<Vec<TokenStream>, Error> {
+    pub(super) fn fields(&self, owner: &str, fields: &[Field]) -> Result<Vec<TokenStream>, Error> {
         let mut out = Vec::new();
         for f in fields.iter().filter(|f| f.constant.is_none()) {
             let json = f.json_name.as_str();
@@ -42,12 +37,9 @@ impl Emitter<'_> {
             if f.missing == Missing::FreshId {
                 settings.push(quote!(id));
             }
-            let since = self.since_setting(f.since);
-            if let Some(since) = &since {
-                settings.push(since.clone());
-                if crate::declared::informational(owner, json)
-                    && owner_since.is_none_or(|o| f.since > o)
-                {
+            if let Some(since) = self.since_setting(f) {
+                settings.push(since);
+                if f.informational {
                     settings.push(quote!(informational));
                 }
             }
@@ -78,31 +70,21 @@ impl Emitter<'_> {
                     quote!(exclusive_minimum = #min)
                 });
             }
-            if let Some((since, gate, what)) = crate::declared::value_gate(owner, json) {
-                let since = since.to_string();
-                let check = match gate {
-                    crate::declared::Gate::Equals(value) => quote!(equals = #value),
-                    crate::declared::Gate::Check(function) => {
+            if let Some(gate) = &f.gate {
+                let (since, what) = (gate.since.to_string(), &gate.what);
+                let check = match &gate.check {
+                    GateCheck::Equals(value) => quote!(equals = #value),
+                    GateCheck::Function(function) => {
                         let function = ident(function);
                         quote!(check = #function)
                     }
                 };
                 settings.push(quote!(gate(since = #since, #check, what = #what)));
             }
-            for u in crate::declared::legacy_upgrades(owner)
-                .iter()
-                .filter(|u| u.field == f.rust_name)
-            {
-                let bad = |what: &str| {
-                    Error::Format(format!(
-                        "the declared upgrade of {owner}.{} has a bad {what}",
-                        u.field
-                    ))
-                };
-                let from: syn::Pat = syn::parse::Parser::parse_str(syn::Pat::parse_single, u.from)
-                    .map_err(|_| bad("pattern"))?;
-                let to: syn::Expr = syn::parse_str(u.to).map_err(|_| bad("expression"))?;
-                let message = u.message;
+            for u in &f.upgrades {
+                let from = self.value_pattern(&f.ty, &u.from, owner)?;
+                let to = self.value_expr(&f.ty, &u.to, owner)?;
+                let message = &u.message;
                 settings.push(quote!(upgrade(from = #from, to = #to, message = #message)));
             }
             let attr = (!settings.is_empty()).then(|| quote!(#[agentspec(#( #settings ),*)]));
@@ -124,7 +106,7 @@ impl Emitter<'_> {
             };
             let key = &f.json_name;
             let after = previous.map(|p| quote!(, after = #p));
-            let since = self.since_setting(f.since).map(|s| quote!(, #s));
+            let since = self.since_setting(f).map(|s| quote!(, #s));
             out.push(quote!(constant(key = #key, value = #value #after #since)));
         }
         out
