@@ -296,7 +296,7 @@ fn graph(
 }
 
 fn schema(version: Option<&str>, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let known = <Component as agentspec_types::codec::ComponentSet>::VERSIONS;
+    let known = <Component as agentspec_types::ComponentSet>::VERSIONS;
     let wanted = match version {
         None => known.last().copied(),
         Some(text) => Version::parse(text),

@@ -3,17 +3,18 @@
 //! change in any release, the way serde's `__private` is.
 
 pub use crate::JsonObject;
+pub use crate::codec::plugin::{FamilyFields, FieldSchema, has_key};
 pub use crate::codec::{
-    ComponentInfo, ComponentSet, Decode, Decoder, Encode, Encoder, NewerField, Path, Slot, Tagged,
-    fresh_id, gates,
+    ComponentInfo, ComponentSet, Decode, Decoder, Encode, Encoder, NewerField, Path, SecretField,
+    Slot, Tagged, fresh_id, gates,
 };
-pub use crate::plugin::{FamilyFields, FieldSchema, Plugin, has_key};
-pub use crate::refs::{SecretField, Truthy};
-pub use crate::sink::Sink;
-pub use crate::tree::{Entry, Node, Value as TreeValue};
-pub use crate::value::{node_to_value, write_value};
+pub use crate::model::plugin::Plugin;
+pub use crate::model::refs::Truthy;
+pub use crate::model::walk::{ErasedVisit, Visit, Walk};
+pub use crate::syntax::sink::Sink;
+pub use crate::syntax::tree::{Entry, Node, Value as TreeValue};
+pub use crate::syntax::value::{node_to_value, write_value};
 pub use crate::version::Version;
-pub use crate::walk::{Visit, Walk};
 pub use indexmap::IndexMap;
 pub use serde_json;
 

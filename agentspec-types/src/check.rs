@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::codec::Decoder;
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::document::{Source, parse_with_depth};
-use crate::tree::{Node, Value};
+use crate::syntax::tree::{Node, Value};
+use crate::syntax::{Source, parse_with_depth};
 
 /// Components supplied from outside the document (a components file), by id.
 #[derive(Debug, Default)]
@@ -19,7 +19,7 @@ pub(crate) struct Registry {
     /// Keep components of unknown types as raw plugin components.
     pub keep_unknown: bool,
     /// Registered plugin component types.
-    pub plugins: Option<crate::plugin::PluginRegistry>,
+    pub plugins: Option<crate::codec::plugin::PluginRegistry>,
 }
 
 /// The `$referenced_components` checks, all reported at once: ids defined twice,

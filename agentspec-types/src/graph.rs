@@ -403,3 +403,10 @@ fn escape(s: &str) -> String {
 fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
+
+impl<C: crate::codec::ComponentSet + Send + Sync> crate::document::Document<C> {
+    /// The graph of the root flow (`None` when the root is not a Flow), nested flows included.
+    pub fn graph(&self) -> Option<FlowGraph> {
+        FlowGraph::from_value(&self.to_value())
+    }
+}

@@ -353,29 +353,23 @@ fn emit_value(g: &Graph, value: &Value, in_degree: &[usize], owned: &[Vec<usize>
     }
 }
 
-pub(crate) fn layout_error(e: LayoutError) -> crate::document::LoadError {
-    let d = match e {
-        LayoutError::Conflict(id) => Diagnostic::error(
-            "duplicate-id",
-            format!("two different components have the id `{id}`; an id names one component"),
-            "",
-            None,
-        ),
-        LayoutError::Cycle(id) => Diagnostic::error(
-            "reference-cycle",
-            format!("the component `{id}` contains a reference to itself"),
-            "",
-            None,
-        ),
-    };
-    crate::document::LoadError {
-        diagnostics: vec![d],
-    }
-}
-
-pub(crate) fn split_error(message: String) -> crate::document::LoadError {
-    crate::document::LoadError {
-        diagnostics: vec![Diagnostic::error("invalid-split", message, "", None)],
+impl LayoutError {
+    /// The diagnostic that reports it.
+    pub(crate) fn diagnostic(self) -> Diagnostic {
+        match self {
+            LayoutError::Conflict(id) => Diagnostic::error(
+                "duplicate-id",
+                format!("two different components have the id `{id}`; an id names one component"),
+                "",
+                None,
+            ),
+            LayoutError::Cycle(id) => Diagnostic::error(
+                "reference-cycle",
+                format!("the component `{id}` contains a reference to itself"),
+                "",
+                None,
+            ),
+        }
     }
 }
 

@@ -25,6 +25,29 @@
 //! assert_eq!(doc.to_json_pretty(), format!("{}\n", serde_json::to_string_pretty(&doc.to_value()).unwrap()));
 //! # Ok::<(), agentspec_types::LoadError>(())
 //! ```
+//!
+//! # Layers
+//!
+//! The crate is built in layers; each uses only the layers below it (a test checks every
+//! `use`):
+//!
+//! ```text
+//!  tool                      #[tool] functions as Agent Spec tools, Toolbox, binding
+//!  validate · graph · resolve   rules, flow graphs, resolved references
+//!  document (+ components)   loading and writing documents and components files
+//!  check · layout            reference checks; pyagentspec's layout of shared components
+//!  generated                 the component types, under #[derive(AgentSpec)]
+//!  plugin · __private        plugin registry; what the derives expand to (hidden)
+//!  codec                     decoding with located diagnostics, encoding at a version
+//!  model                     RefOr, Sensitive, ComponentInfo, Walk, plugin components
+//!  version                   Agent Spec versions
+//!  syntax                    located JSON/YAML trees, readers and writers (knows no Agent Spec)
+//!  diagnostic                codes, pointers, lines and columns
+//! ```
+//!
+//! The machinery the generated code and the derives need (the decoder, slots, paths,
+//! sinks, trees and value conversions) is not part of the API: it lives in hidden modules
+//! and may change in any release.
 #![deny(missing_docs)]
 
 // The derives name this crate `::agentspec_types`, here as in a user's crate.
@@ -33,29 +56,30 @@ extern crate self as agentspec_types;
 #[doc(hidden)]
 pub mod __private;
 mod check;
+#[doc(hidden)]
 pub mod codec;
-pub mod components;
 pub mod diagnostic;
 pub mod document;
+pub use document::components;
 pub mod graph;
-pub mod json;
+#[cfg(test)]
+mod layers;
 mod layout;
+mod model;
 pub mod plugin;
-mod primitives;
-mod refs;
 pub mod resolve;
-pub mod sink;
+#[doc(hidden)]
+pub mod syntax;
 pub mod tool;
-pub mod tree;
 mod validate;
-pub mod value;
 pub mod version;
-pub mod walk;
-pub mod yaml;
+pub use model::walk;
 
-pub use codec::ComponentInfo;
+pub use codec::ComponentSet;
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Format, LoadError, Output, WriteOptions, locate};
+pub use document::{LoadError, Output, WriteOptions, locate};
+pub use model::component::ComponentInfo;
+pub use syntax::Format;
 
 /// A components file of the types generated from the bundled schemas.
 pub type Components = components::Components<Component>;
@@ -64,8 +88,12 @@ pub use components::Values;
 
 /// Options for loading a document of the bundled types.
 pub type LoadOptions<'a> = components::LoadOptions<'a, Component>;
+#[doc(hidden)]
+pub use codec::SecretField;
 pub use indexmap::IndexMap;
-pub use refs::{ComponentRef, MissingSecret, RefOr, SecretField, Sensitive, Truthy};
+#[doc(hidden)]
+pub use model::refs::Truthy;
+pub use model::refs::{ComponentRef, MissingSecret, RefOr, Sensitive};
 pub use serde_json;
 
 /// The wire format of the generated types (see `agentspec_macros::AgentSpec`).
@@ -76,7 +104,8 @@ pub use agentspec_macros::{Component, tool};
 #[cfg(feature = "schemars")]
 pub use schemars;
 pub use serde;
-pub use sink::Sink;
+#[doc(hidden)]
+pub use syntax::sink::Sink;
 pub use tool::{RustTool, ToolSpec, Toolbox};
 pub use version::Version;
 

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 
 use crate::codec::{ComponentInfo, ComponentSet};
-use crate::components::Components;
 use crate::document::Document;
-use crate::refs::RefOr;
+use crate::document::components::Components;
+use crate::model::refs::RefOr;
 
 /// A document with its references resolved: every `$referenced_components` entry at any
 /// depth, and the supplied components, by id.
@@ -71,5 +71,18 @@ impl<'a> Resolved<'a> {
     /// document order.
     pub fn components(&self) -> &[&'a dyn ComponentInfo] {
         &self.components
+    }
+}
+
+impl<C: ComponentSet + Send + Sync> Document<C> {
+    /// The document with its references resolved (the document loaded, so every reference
+    /// names an entry of its `$referenced_components` maps).
+    pub fn resolve(&self) -> Resolved<'_> {
+        Resolved::new(self, None)
+    }
+
+    /// The document with its references resolved, including those to supplied components.
+    pub fn resolve_with<'a>(&'a self, components: &'a Components<C>) -> Resolved<'a> {
+        Resolved::new(self, Some(components))
     }
 }

@@ -30,8 +30,8 @@ fn components_files_and_mains_round_trip() {
 
         let components_yaml = text(&format!("{components}.yaml"));
         let supplied = Components::from_yaml_str(&components_yaml).unwrap();
-        let original = agentspec_types::value::node_to_value(
-            agentspec_types::yaml::parse_yaml(&components_yaml).unwrap(),
+        let original = agentspec_types::syntax::value::node_to_value(
+            agentspec_types::syntax::yaml::parse_yaml(&components_yaml).unwrap(),
         );
         assert_eq!(supplied.to_value(), original, "{components}.yaml");
         let main_yaml = text(&format!("{main}.yaml"));
@@ -41,8 +41,8 @@ fn components_files_and_mains_round_trip() {
             &LoadOptions::new().components(&supplied),
         )
         .unwrap();
-        let original = agentspec_types::value::node_to_value(
-            agentspec_types::yaml::parse_yaml(&main_yaml).unwrap(),
+        let original = agentspec_types::syntax::value::node_to_value(
+            agentspec_types::syntax::yaml::parse_yaml(&main_yaml).unwrap(),
         );
         assert_eq!(doc.to_value(), original, "{main}.yaml");
     }

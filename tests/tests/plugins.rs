@@ -40,8 +40,8 @@ fn assert_written_back(name: &str, doc: &Document) {
             "{name}: byte for byte"
         );
     } else {
-        let original: Value = agentspec_types::yaml::parse_yaml(&text)
-            .map(agentspec_types::value::node_to_value)
+        let original: Value = agentspec_types::syntax::yaml::parse_yaml(&text)
+            .map(agentspec_types::syntax::value::node_to_value)
             .unwrap();
         same_layout(&original, &doc.to_value(), "", true).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
@@ -441,4 +441,94 @@ fn plugins_extend_the_published_schema() {
     let mut dangling = Vec::new();
     dangling_refs(&schema, &schema, &mut dangling);
     assert!(dangling.is_empty(), "{dangling:?}");
+}
+
+/// A service: a plugin whose fields take every kind of type the generated types use, and
+/// the integer widths `#[tool]` takes.
+#[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+#[component(plugin_name = "services", plugin_version = "1.0.0")]
+pub struct PluginService {
+    #[component(base)]
+    pub base: agentspec_types::ComponentFields,
+    /// The port it listens on.
+    #[component(default = 8080)]
+    pub port: u16,
+    pub retries: Option<u8>,
+    pub weight: i32,
+    pub token: Option<agentspec_types::Sensitive<String>>,
+    #[component(default)]
+    pub labels: agentspec_types::IndexMap<String, String>,
+    pub handoff: agentspec_types::HandoffMode,
+    pub llm: Option<agentspec_types::RefOr<agentspec_types::AnyLlmConfig>>,
+}
+
+fn service(extra: Value) -> String {
+    let mut value = serde_json::json!({
+        "component_type": "PluginService", "id": "svc", "name": "svc", "description": null,
+        "metadata": {}, "weight": -3, "token": "s3cret", "handoff": "optional",
+        "component_plugin_name": "services", "component_plugin_version": "1.0.0",
+        "agentspec_version": "25.4.1"
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        value[k] = v.clone();
+    }
+    serde_json::to_string(&value).unwrap()
+}
+
+fn load_service(text: &str) -> Result<Document, agentspec_types::LoadError> {
+    let plugins = PluginRegistry::new().with::<PluginService>().unwrap();
+    Document::from_str_with(text, Format::Json, &LoadOptions::new().plugins(&plugins))
+}
+
+#[test]
+fn plugin_fields_take_defaults_integer_widths_secrets_and_generated_types() {
+    let doc = load_service(&service(serde_json::json!({"retries": 3}))).unwrap();
+    let Component::Plugin(p) = doc.root() else {
+        panic!("a plugin root")
+    };
+    let svc = p.downcast_ref::<PluginService>().unwrap();
+    assert_eq!(svc.port, 8080, "`default = expr` when absent");
+    assert_eq!((svc.retries, svc.weight), (Some(3), -3));
+    assert_eq!(svc.handoff, agentspec_types::HandoffMode::Optional);
+    assert_eq!(svc.token.as_ref().unwrap().value().unwrap(), "s3cret");
+    let written = doc.to_value();
+    assert_eq!(written["port"], 8080);
+    assert_eq!(
+        written["token"],
+        serde_json::json!({"$component_ref": "svc.token"}),
+        "a secret is redacted on write, as built-ins' are"
+    );
+    let all = doc.to_value_with(&WriteOptions::new().include_secrets(true));
+    assert_eq!(all["token"], "s3cret");
+    assert_eq!(all["labels"], serde_json::json!({}));
+    let schema = <PluginService as agentspec_types::plugin::PluginType>::json_schema();
+    assert_eq!(
+        schema["properties"]["port"],
+        serde_json::json!({"type": "integer", "minimum": 0, "maximum": 65535, "description": "The port it listens on."})
+    );
+}
+
+#[test]
+fn plugin_integer_fields_report_values_out_of_their_range() {
+    let err =
+        load_service(&service(serde_json::json!({"port": 70000, "retries": -1}))).unwrap_err();
+    let found: Vec<(&str, &str, &str)> = err
+        .errors()
+        .map(|d| (d.code, d.pointer.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "out-of-range",
+                "/port",
+                "70000 is out of range: must be from 0 to 65535"
+            ),
+            (
+                "out-of-range",
+                "/retries",
+                "-1 is out of range: must be from 0 to 255"
+            ),
+        ]
+    );
 }

@@ -94,8 +94,8 @@ fn yaml_corpus_round_trips_by_value() {
         let text = std::fs::read_to_string(&path).unwrap();
         match (Document::from_yaml_str(&text), expected_failure(&name)) {
             (Ok(doc), None) => {
-                let original = agentspec_types::value::node_to_value(
-                    agentspec_types::yaml::parse_yaml(&text).unwrap(),
+                let original = agentspec_types::syntax::value::node_to_value(
+                    agentspec_types::syntax::yaml::parse_yaml(&text).unwrap(),
                 );
                 let written = doc.to_string_with(Output::Yaml, &all_values());
                 let reread = Document::from_str_as(&written, Format::Yaml)

@@ -69,8 +69,8 @@ fn read(path: &Path) -> Value {
     if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text).unwrap()
     } else {
-        agentspec_types::yaml::parse_yaml(&text)
-            .map(agentspec_types::value::node_to_value)
+        agentspec_types::syntax::yaml::parse_yaml(&text)
+            .map(agentspec_types::syntax::value::node_to_value)
             .unwrap()
     }
 }

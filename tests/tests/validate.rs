@@ -259,8 +259,12 @@ fn rule_violations_are_located_in_json_and_yaml() {
     let yaml = doc.to_yaml();
     for (text, format) in [(json.as_str(), Format::Json), (yaml.as_str(), Format::Yaml)] {
         let doc = Document::from_str_as(text, format).unwrap();
-        let mut found = doc.validate();
-        locate(&mut found, text, format);
+        // located by `validate` itself: the document keeps the text it was loaded from
+        let found = doc.validate();
+        assert!(
+            found.iter().all(|d| d.line > 0 && d.offset.is_some()),
+            "{found:?}"
+        );
         let d = found
             .iter()
             .find(|d| d.code == "branches-mismatch")
@@ -276,5 +280,34 @@ fn rule_violations_are_located_in_json_and_yaml() {
             "names the component: {}",
             d.message
         );
+        // `locate` gives the same for diagnostics built elsewhere
+        let mut unlocated: Vec<Diagnostic> = found
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.offset = None;
+                d
+            })
+            .collect();
+        locate(&mut unlocated, text, format);
+        assert_eq!(unlocated, found);
     }
+}
+
+#[test]
+fn a_changed_document_no_longer_claims_source_positions() {
+    let json = std::fs::read_to_string(fixture("negative/llmnode_extra_branch.json")).unwrap();
+    let mut doc = Document::from_json_str(&json).unwrap();
+    let _ = doc.root_mut();
+    let found = doc.validate();
+    assert!(found.iter().any(|d| d.code == "branches-mismatch"));
+    assert!(
+        found.iter().all(|d| d.offset.is_none() && d.line == 0),
+        "{found:?}"
+    );
+    assert_eq!(
+        doc,
+        Document::from_json_str(&json).unwrap(),
+        "the content is equal"
+    );
 }

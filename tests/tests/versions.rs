@@ -36,7 +36,7 @@ fn corpus() -> Vec<(String, Document)> {
 
 #[test]
 fn every_corpus_document_declares_its_minimum_version() {
-    let known: &[Version] = <Component as agentspec_types::codec::ComponentSet>::VERSIONS;
+    let known: &[Version] = <Component as agentspec_types::ComponentSet>::VERSIONS;
     let mut checked = 0;
     let mut refused = 0;
     for (name, doc) in corpus() {

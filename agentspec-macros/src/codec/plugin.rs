@@ -167,7 +167,8 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
                 self
             }
             #io
-            fn visit_components<'a>(&'a self, f: &mut dyn FnMut(#p::Visit<'a, #krate::Component>)) {
+            fn visit_components<'a>(&'a self, f: &mut dyn FnMut(#p::ErasedVisit<'a>)) {
+                let f = &mut |v: #p::Visit<'a, #krate::Component>| f(v.erase());
                 #p::Walk::<#krate::Component>::walk(&self.#base_ident, f);
                 #( #walk )*
             }

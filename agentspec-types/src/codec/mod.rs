@@ -1,6 +1,6 @@
 //! The decoding and encoding machinery the generated types are built on.
 //!
-//! Decoding reads the source [`tree`](crate::tree) and reports every problem it meets
+//! Decoding reads the source [`tree`](crate::syntax::tree) and reports every problem it meets
 //! into a [`Decoder`], with a stable code, the JSON pointer and the source offset; it goes
 //! on after a problem, so one run reports all of them. Encoding streams a value into a
 //! [`Sink`], writing each field that exists at the document's version.
@@ -8,15 +8,21 @@
 use indexmap::IndexMap;
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::sink::Sink;
-use crate::tree::{Entry, Node, Value};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Entry, Node, Value};
 use crate::version::Version;
 
 mod encode;
+pub mod plugin;
+mod primitives;
+mod refs;
 mod suggest;
 mod versions;
 
-pub use encode::{Encoder, Need, gates};
+pub use crate::model::component::{ComponentInfo, Tagged};
+pub use crate::model::encoder::{Encoder, Need};
+pub use encode::gates;
+pub use refs::SecretField;
 pub use suggest::closest;
 pub use versions::NewerField;
 
@@ -121,27 +127,8 @@ pub trait Encode {
     fn encode(&self, sink: &mut dyn Sink, cx: &Encoder);
 }
 
-/// What every component has, whatever its type.
-pub trait ComponentInfo: Sync {
-    /// Its `component_type`.
-    fn component_type(&self) -> &str;
-    /// Its id (`""` for the rare type without one).
-    fn id(&self) -> &str;
-    /// Its name (`""` for the rare type without one).
-    fn name(&self) -> &str;
-    /// The component's own struct (not a family enum around it), to downcast:
-    /// `c.as_any().downcast_ref::<LlmNode>()`.
-    fn as_any(&self) -> &dyn std::any::Any;
-    /// The first Agent Spec version that has this component type.
-    fn since(&self) -> Version;
-    /// The plugin component (a type the schemas do not define), when it is one.
-    fn as_plugin(&self) -> Option<&crate::plugin::Plugin> {
-        None
-    }
-}
-
 /// The set of every concrete component type of one generated type set: the document root.
-pub trait ComponentSet: ComponentInfo + crate::walk::Walk<Self> + Sized {
+pub trait ComponentSet: ComponentInfo + crate::model::walk::Walk<Self> + Sized {
     /// Every Agent Spec version the schema files list, in order.
     const VERSIONS: &'static [Version];
     /// Every `component_type` of the set.
@@ -158,7 +145,7 @@ pub trait ComponentSet: ComponentInfo + crate::walk::Walk<Self> + Sized {
     /// Writes the keys of the component, without the enclosing braces.
     fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
     /// A plugin component as a member of the set.
-    fn plugin(component: crate::plugin::Plugin) -> Self;
+    fn plugin(component: crate::model::plugin::Plugin) -> Self;
 }
 
 /// A fresh unique component id (a random UUID), for components that have none.
@@ -224,10 +211,10 @@ pub struct Decoder {
     pub(crate) values: Option<serde_json::Map<String, serde_json::Value>>,
     /// Placeholders read: (placeholder, offset of the placeholder object, pointer, supplied).
     pub(crate) secrets: Vec<SeenSecret>,
-    /// Keep components of unknown types as [`RawComponent`](crate::plugin::RawComponent)s.
+    /// Keep components of unknown types as [`RawComponent`](crate::model::plugin::RawComponent)s.
     pub(crate) keep_unknown: bool,
     /// Registered plugin component types.
-    pub(crate) plugins: crate::plugin::PluginRegistry,
+    pub(crate) plugins: plugin::PluginRegistry,
     /// The newest version a kept newer field needs, when the declared version is older: the
     /// document is written at it.
     pub(crate) raised: Option<Version>,
@@ -249,14 +236,6 @@ pub(crate) fn list(versions: &[Version]) -> String {
         .map(Version::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// What may stand at a component position: a family of components, or one component type.
-pub trait Tagged {
-    /// The name used in messages (`Node`, `AnyLlmConfig`, `Agent`).
-    const FAMILY: &'static str;
-    /// The `component_type`s admitted.
-    const MEMBERS: &'static [&'static str];
 }
 
 impl Decoder {
@@ -594,7 +573,7 @@ impl Decoder {
         path: &Path<'_>,
         family: &str,
         members: &[&str],
-        plugin: Option<fn(crate::plugin::Plugin) -> T>,
+        plugin: Option<fn(crate::model::plugin::Plugin) -> T>,
         body: impl FnOnce(&str, Vec<Entry>, u32, &mut Decoder, &Path<'_>) -> Option<T>,
     ) -> Option<T> {
         let (entries, offset) = self.object(node, path, family)?;
@@ -654,7 +633,7 @@ impl Decoder {
         entries: Vec<Entry>,
         offset: u32,
         path: &Path<'_>,
-    ) -> Option<crate::plugin::Plugin> {
+    ) -> Option<crate::model::plugin::Plugin> {
         if let Some(id) = entries.iter().find(|e| e.key == "id")
             && let Value::Str(id) = &id.value.value
         {
@@ -666,7 +645,7 @@ impl Decoder {
             value: Value::Object(entries),
         };
         let body = serde_json::Map::decode(node, self, path)?;
-        crate::plugin::RawComponent::new(body).map(crate::plugin::Plugin::new)
+        crate::model::plugin::RawComponent::new(body).map(crate::model::plugin::Plugin::new)
     }
 
     fn report_unknown_type(

@@ -1,10 +1,11 @@
 //! Decoding a document: its root version, its root component, and the checks of the whole.
 
-use super::{Document, LoadError, Reload, Source};
+use super::{Document, LoadError, Reload};
 use crate::check::{Registry, check_references};
 use crate::codec::{ComponentSet, Decoder, Path};
 use crate::diagnostic::Diagnostic;
-use crate::tree::{Entry, Node, Value};
+use crate::syntax::Source;
+use crate::syntax::tree::{Entry, Node, Value};
 use crate::version::Version;
 
 /// Decodes the document `tree` (a root component with its `agentspec_version`), reporting
@@ -63,6 +64,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
     match (root, version) {
         (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
             Ok(Document {
+                source: None,
                 root,
                 version,
                 warnings: diagnostics,

@@ -10,54 +10,23 @@ use indexmap::IndexMap;
 
 use crate::check::Registry;
 use crate::codec::{ComponentInfo, ComponentSet, Encoder, Path};
-use crate::components::{Components, LoadOptions};
 use crate::diagnostic::{Diagnostic, LineIndex};
-use crate::json::{JsonWriter, parse_json_with_depth};
 use crate::layout;
+use crate::syntax::json::JsonWriter;
+use components::{Components, LoadOptions};
 
+pub mod components;
 mod decode;
 mod versions;
 
-use crate::sink::Sink;
-use crate::tree::{Node, Value};
-use crate::value::{ValueSink, value_to_node};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Node, Value};
+use crate::syntax::value::{ValueSink, value_to_node};
+use crate::syntax::yaml::YamlWriter;
+use crate::syntax::{Format, Source, depth_of, parse_with_depth};
 use crate::version::Version;
 use crate::walk::Visit;
-use crate::yaml::{YamlWriter, parse_yaml_with_depth};
 pub(crate) use decode::decode_document;
-
-/// The text format of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// JSON.
-    Json,
-    /// YAML.
-    Yaml,
-}
-
-impl Format {
-    /// The format a file name says (`.json`, or `.yaml`/`.yml`).
-    pub fn from_path(path: &FsPath) -> Option<Format> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "json" => Some(Format::Json),
-            "yaml" | "yml" => Some(Format::Yaml),
-            _ => None,
-        }
-    }
-
-    /// Guesses from the text: JSON when it starts with `{` (after whitespace), else YAML.
-    pub fn sniff(text: &str) -> Format {
-        if text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('{')
-        {
-            Format::Json
-        } else {
-            Format::Yaml
-        }
-    }
-}
 
 /// Why a document could not be loaded: every error found (and the warnings beside them),
 /// each with its code, pointer, line and column.
@@ -77,6 +46,21 @@ impl LoadError {
     /// The errors only.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics.iter().filter(|d| d.is_error())
+    }
+}
+
+impl From<layout::LayoutError> for LoadError {
+    fn from(e: layout::LayoutError) -> Self {
+        LoadError {
+            diagnostics: vec![e.diagnostic()],
+        }
+    }
+}
+
+/// A document that cannot be split as asked.
+fn split_error(message: String) -> LoadError {
+    LoadError {
+        diagnostics: vec![Diagnostic::error("invalid-split", message, "", None)],
     }
 }
 
@@ -103,7 +87,10 @@ impl fmt::Display for LoadError {
 pub(crate) const DEEP: usize = if cfg!(debug_assertions) { 48 } else { 128 };
 
 /// An Agent Spec document: its root component and the version it is written for.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Two documents are equal when their content is: the same root and version, however each
+/// was made (loaded from text, built in code, with or without warnings).
+#[derive(Debug, Clone)]
 pub struct Document<C> {
     root: C,
     version: Version,
@@ -111,13 +98,38 @@ pub struct Document<C> {
     depth: usize,
     /// How it was loaded, for the operations that load it again (layout, split, join).
     reload: Reload,
+    /// The text it was loaded from, until it is changed: validation locates its
+    /// diagnostics in it.
+    pub(crate) source: Option<std::sync::Arc<Loaded>>,
+}
+
+impl<C: PartialEq> PartialEq for Document<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root && self.version == other.version
+    }
+}
+
+/// The text a document was loaded from.
+pub(crate) struct Loaded {
+    pub text: Box<str>,
+    pub format: Format,
+}
+
+/// The text is not printed: it may hold secrets.
+impl fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loaded")
+            .field("bytes", &self.text.len())
+            .field("format", &self.format)
+            .finish()
+    }
 }
 
 /// The load settings a document keeps for loading itself again: plugins and unknown types.
 #[derive(Debug, Clone, Default)]
 struct Reload {
     keep_unknown: bool,
-    plugins: Option<crate::plugin::PluginRegistry>,
+    plugins: Option<crate::codec::plugin::PluginRegistry>,
 }
 
 /// How a document was loaded is not part of its value.
@@ -163,6 +175,7 @@ impl<C: ComponentSet + Send> Document<C> {
             warnings: Vec::new(),
             depth: 0,
             reload: Reload::default(),
+            source: None,
         }
     }
 
@@ -196,6 +209,10 @@ impl<C: ComponentSet + Send> Document<C> {
         match Self::decode(tree, depth, Some(source), &options.registry()) {
             Ok(mut doc) => {
                 doc.warnings = locate(doc.warnings);
+                doc.source = Some(std::sync::Arc::new(Loaded {
+                    text: text.into(),
+                    format,
+                }));
                 Ok(doc)
             }
             Err(e) => Err(LoadError {
@@ -262,9 +279,8 @@ impl<C: ComponentSet + Send> Document<C> {
     fn normalize_with(value: &serde_json::Value, reload: &Reload) -> Result<Self, LoadError> {
         let mut value = value.clone();
         layout::give_fresh_ids(&mut value);
-        let (expanded, unused) =
-            layout::expand(&value, &HashMap::new()).map_err(layout::layout_error)?;
-        let laid_out = layout::layout(&expanded, unused).map_err(layout::layout_error)?;
+        let (expanded, unused) = layout::expand(&value, &HashMap::new())?;
+        let laid_out = layout::layout(&expanded, unused)?;
         reload.load(&laid_out)
     }
 
@@ -293,53 +309,6 @@ impl<C: ComponentSet + Send> Document<C> {
             doc.depth = depth;
             doc
         })
-    }
-
-    /// Checks the rules of the language the schema cannot express: flow structure, inputs
-    /// and outputs, data edges and their types, property schemas, component values and
-    /// version gates. Every problem is reported, each with a code, a message naming the
-    /// rule and the component, and a pointer; [`locate`] adds lines and columns.
-    pub fn validate(&self) -> Vec<Diagnostic>
-    where
-        C: Sync,
-    {
-        let value = self.to_value_with(&WriteOptions::new().include_secrets(true));
-        let components = self.components();
-        let since: HashMap<&str, Version> = components
-            .iter()
-            .map(|c| (c.component_type(), c.since()))
-            .collect();
-        let plugins: HashMap<&str, crate::plugin::InferredIo> = components
-            .iter()
-            .filter_map(|c| c.as_plugin())
-            .map(|p| (p.get().id(), p.get().inferred_io()))
-            .collect();
-        crate::validate::validate(&value, self.version, &since, &plugins)
-    }
-
-    /// The graph of the root flow (`None` when the root is not a Flow), nested flows included.
-    pub fn graph(&self) -> Option<crate::graph::FlowGraph>
-    where
-        C: Sync,
-    {
-        crate::graph::FlowGraph::from_value(&self.to_value())
-    }
-
-    /// The document with its references resolved (the document loaded, so every reference
-    /// names an entry of its `$referenced_components` maps).
-    pub fn resolve(&self) -> crate::resolve::Resolved<'_>
-    where
-        C: Sync,
-    {
-        crate::resolve::Resolved::new(self, None)
-    }
-
-    /// The document with its references resolved, including those to supplied components.
-    pub fn resolve_with<'a>(&'a self, components: &'a Components<C>) -> crate::resolve::Resolved<'a>
-    where
-        C: Sync,
-    {
-        crate::resolve::Resolved::new(self, Some(components))
     }
 
     /// The document with every reference replaced by (a copy of) the component it names
@@ -391,9 +360,8 @@ impl<C: ComponentSet + Send> Document<C> {
                 Some((id.to_owned(), body))
             })
             .collect();
-        let (expanded, unused) =
-            layout::expand(&self.to_value_with(&all), &supplied).map_err(layout::layout_error)?;
-        let laid_out = layout::layout(&expanded, unused).map_err(layout::layout_error)?;
+        let (expanded, unused) = layout::expand(&self.to_value_with(&all), &supplied)?;
+        let laid_out = layout::layout(&expanded, unused)?;
         self.reload.load(&laid_out)
     }
 
@@ -413,16 +381,16 @@ impl<C: ComponentSet + Send> Document<C> {
         for &(id, key) in parts {
             let key = key.unwrap_or(id);
             if id == root_id {
-                return Err(layout::split_error(format!(
+                return Err(split_error(format!(
                     "`{id}` is the root of the document; only the components it uses can be split off"
                 )));
             }
             let Some(body) = layout::find_component(&expanded, id) else {
-                return Err(layout::split_error(format!(
+                return Err(split_error(format!(
                     "the document has no component with id `{id}`"
                 )));
             };
-            let mut body = layout::layout(body, Vec::new()).map_err(layout::layout_error)?;
+            let mut body = layout::layout(body, Vec::new())?;
             if let serde_json::Value::Object(map) = &mut body {
                 map.insert(
                     "agentspec_version".into(),
@@ -433,7 +401,7 @@ impl<C: ComponentSet + Send> Document<C> {
             keys.insert(id.to_owned(), key.to_owned());
         }
         let main = layout::replace_components(&expanded, &keys);
-        let laid_out = layout::layout(&main, Vec::new()).map_err(layout::layout_error)?;
+        let laid_out = layout::layout(&main, Vec::new())?;
         let registry = Registry {
             types: components.registry().types,
             ..self.reload.registry()
@@ -447,8 +415,10 @@ impl<C: ComponentSet + Send> Document<C> {
         &self.root
     }
 
-    /// The root component, to change it.
+    /// The root component, to change it (the document then no longer locates diagnostics
+    /// in the text it was loaded from).
     pub fn root_mut(&mut self) -> &mut C {
+        self.source = None;
         &mut self.root
     }
 
@@ -529,11 +499,13 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Streams the document into `sink`: the root's keys, then `agentspec_version`.
     /// Sensitive values are written as `<id>.<field>` placeholders.
+    #[doc(hidden)]
     pub fn write(&self, sink: &mut dyn Sink) {
         self.write_with(sink, &WriteOptions::new());
     }
 
     /// Streams the document into `sink` with `options`.
+    #[doc(hidden)]
     pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
         self.encode(sink, &Encoder::new(self.version, options.include_secrets));
     }
@@ -702,40 +674,6 @@ impl WriteOptions {
         self.include_secrets = include;
         self
     }
-}
-
-/// The source text a tree was parsed from, to locate diagnostics found after decoding.
-#[derive(Clone, Copy)]
-pub(crate) struct Source<'a> {
-    pub text: &'a str,
-    pub format: Format,
-}
-
-/// Parses `text` in `format`, with the deepest nesting.
-pub(crate) fn parse_with_depth(
-    text: &str,
-    format: Format,
-) -> Result<(Node, usize), Vec<Diagnostic>> {
-    match format {
-        Format::Json => parse_json_with_depth(text),
-        Format::Yaml => parse_yaml_with_depth(text),
-    }
-}
-
-/// The nesting depth of a tree, without recursion.
-pub(crate) fn depth_of(tree: &Node) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(tree, 1)];
-    while let Some((node, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Node>> = match &node.value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(entries) => Box::new(entries.iter().map(|e| &e.value)),
-            _ => continue,
-        };
-        deepest = deepest.max(depth);
-        stack.extend(children.map(|n| (n, depth + 1)));
-    }
-    deepest
 }
 
 /// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug

@@ -3,8 +3,8 @@
 use super::{DEEP, Document, LoadError, on_big_stack};
 use crate::codec::{ComponentSet, Encoder, Need};
 use crate::diagnostic::Diagnostic;
-use crate::sink::Sink;
-use crate::value::ValueSink;
+use crate::syntax::sink::Sink;
+use crate::syntax::value::ValueSink;
 use crate::version::Version;
 
 impl<C: ComponentSet + Send> Document<C> {
@@ -97,7 +97,7 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let walk = move || {
-            let mut sink = crate::sink::PathSink::new();
+            let mut sink = crate::syntax::sink::PathSink::new();
             sink.begin_object();
             self.root.encode_body(&mut sink, &cx);
             sink.end_object();

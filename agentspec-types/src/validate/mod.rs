@@ -183,13 +183,41 @@ impl Report {
     }
 }
 
+impl<C: crate::codec::ComponentSet + Send + Sync> crate::document::Document<C> {
+    /// Checks the rules of the language the schema cannot express: flow structure, inputs
+    /// and outputs, data edges and their types, property schemas, component values and
+    /// version gates. Every problem is reported, each with a code, a message naming the
+    /// rule and the component, and a pointer; a document loaded from text (and not changed
+    /// since) also gives each its line and column.
+    pub fn validate(&self) -> Vec<Diagnostic> {
+        let value = self.to_value_with(&crate::WriteOptions::new().include_secrets(true));
+        let components = self.components();
+        let since: HashMap<&str, Version> = components
+            .iter()
+            .map(|c| (c.component_type(), c.since()))
+            .collect();
+        let plugins: HashMap<&str, crate::model::plugin::InferredIo> = components
+            .iter()
+            .filter_map(|c| c.as_plugin())
+            .map(|p| (p.get().id(), p.get().inferred_io()))
+            .collect();
+        let mut diagnostics = validate(&value, self.agentspec_version(), &since, &plugins);
+        if let Some(source) = &self.source
+            && !diagnostics.is_empty()
+        {
+            crate::document::locate(&mut diagnostics, &source.text, source.format);
+        }
+        diagnostics
+    }
+}
+
 /// Validates a document written as a value (secrets may be placeholders); `since` gives the
 /// first version of each component type, `version` the document's.
 pub(crate) fn validate(
     document: &Value,
     version: Version,
     since: &HashMap<&str, Version>,
-    plugins: &HashMap<&str, crate::plugin::InferredIo>,
+    plugins: &HashMap<&str, crate::model::plugin::InferredIo>,
 ) -> Vec<Diagnostic> {
     let index = Index::build(document);
     let mut report = Report {

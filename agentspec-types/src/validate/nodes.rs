@@ -559,7 +559,7 @@ pub(super) fn plugin_io(
     report: &mut Report,
     body: &Map<String, Value>,
     pointer: &str,
-    io: &crate::plugin::InferredIo,
+    io: &crate::model::plugin::InferredIo,
 ) {
     let set = |v: &Option<Vec<String>>| v.as_ref().map(|v| v.iter().cloned().collect());
     compare_io(

@@ -256,7 +256,7 @@ fn main() {
         let value_parse = fastest(runs, || parse_value(&text));
         let typed_load = fastest(runs, || Document::from_json_str(&text).expect("loads"));
         let tree_parse = fastest(runs, || {
-            agentspec_types::json::parse_json(&text).expect("parses")
+            agentspec_types::syntax::json::parse_json(&text).expect("parses")
         });
         let value_write = fastest(runs, || {
             serde_json::to_string_pretty(&parsed).expect("writes")

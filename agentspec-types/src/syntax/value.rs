@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Number};
 
-use crate::sink::Sink;
-use crate::tree::{Entry, Node, Value};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Entry, Node, Value};
 
 /// Builds a `serde_json::Value` from written events (keys in written order).
 #[derive(Debug, Default)]
@@ -322,7 +322,7 @@ impl Sink for TreeSink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse_json;
+    use crate::syntax::json::parse_json;
 
     #[test]
     fn converts_trees_to_values_in_order() {
@@ -387,7 +387,7 @@ mod tests {
         }
         let value = node_to_value(node);
         let back = value_to_node(&value);
-        let mut w = crate::json::JsonWriter::compact();
+        let mut w = crate::syntax::json::JsonWriter::compact();
         write_value(&value, &mut w);
         let text = w.finish();
         assert_eq!(text.len(), 2 * depth + 1);

@@ -3,9 +3,9 @@
 use indexmap::IndexMap;
 
 use crate::codec::{Decode, Decoder, Encode, Encoder, Path};
-use crate::sink::Sink;
-use crate::tree::{Node, Value};
-use crate::value::{node_to_value, write_value};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Node, Value};
+use crate::syntax::value::{node_to_value, write_value};
 
 impl Decode for String {
     fn decode(node: Node, cx: &mut Decoder, path: &Path<'_>) -> Option<Self> {

@@ -1,4 +1,4 @@
-//! YAML: a reader into the located source [`tree`](crate::tree) (on saphyr-parser's event
+//! YAML: a reader into the located source [`tree`](crate::syntax::tree) (on saphyr-parser's event
 //! stream, which is a state machine, so deep documents cannot overflow the stack), and a
 //! block-style writer in the layout of PyYAML's `safe_dump(sort_keys=False)`.
 
@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::json::{KeySet, python_float};
-use crate::sink::Sink;
-use crate::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::syntax::json::{KeySet, python_float};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Entry, MAX_DEPTH, Node, Value};
 
 enum Frame {
     Seq {
@@ -94,7 +94,7 @@ pub(crate) fn parse_yaml_with_depth(src: &str) -> Result<(Node, usize), Vec<Diag
     let depth = if b.anchors.is_empty() {
         b.depth
     } else {
-        crate::document::depth_of(&node)
+        super::depth_of(&node)
     };
     Ok((node, depth))
 }
@@ -721,7 +721,7 @@ fn double_quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::{node_to_value, write_value};
+    use crate::syntax::value::{node_to_value, write_value};
 
     fn yaml_of(value: &serde_json::Value) -> String {
         let mut w = YamlWriter::new();

@@ -9,15 +9,13 @@ use indexmap::IndexMap;
 use crate::check::Registry;
 use crate::codec::{ComponentSet, Path};
 use crate::diagnostic::{Diagnostic, LineIndex};
-use crate::document::{
-    Document, Format, LoadError, Output, Source, WriteOptions, decode_document, on_big_stack,
-    parse_with_depth,
-};
-use crate::json::JsonWriter;
-use crate::sink::Sink;
-use crate::tree::Value;
-use crate::value::ValueSink;
-use crate::yaml::YamlWriter;
+use crate::document::{Document, LoadError, Output, WriteOptions, decode_document, on_big_stack};
+use crate::syntax::json::JsonWriter;
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::Value;
+use crate::syntax::value::ValueSink;
+use crate::syntax::yaml::YamlWriter;
+use crate::syntax::{Format, Source, parse_with_depth};
 
 /// The components of a components file, by id, each with its own version.
 #[derive(Debug, Clone, PartialEq)]
@@ -294,7 +292,7 @@ pub struct LoadOptions<'a, C> {
     pub(crate) components: Option<&'a Components<C>>,
     pub(crate) values: Option<&'a Values>,
     pub(crate) keep_unknown: bool,
-    pub(crate) plugins: Option<&'a crate::plugin::PluginRegistry>,
+    pub(crate) plugins: Option<&'a crate::codec::plugin::PluginRegistry>,
 }
 
 impl<C> Default for LoadOptions<'_, C> {
@@ -340,7 +338,7 @@ impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
     }
 
     /// The plugin component types the document may hold (see `#[derive(Component)]`).
-    pub fn plugins(mut self, plugins: &'a crate::plugin::PluginRegistry) -> Self {
+    pub fn plugins(mut self, plugins: &'a crate::codec::plugin::PluginRegistry) -> Self {
         self.plugins = Some(plugins);
         self
     }
@@ -385,7 +383,7 @@ impl Values {
         };
         let (tree, _) = parse_with_depth(text, format).map_err(|mut d| located(d.remove(0)))?;
         let offset = tree.offset;
-        match crate::value::node_to_value(tree) {
+        match crate::syntax::value::node_to_value(tree) {
             serde_json::Value::Object(map) => Ok(Values(map)),
             other => {
                 let found = match other {

@@ -3,8 +3,10 @@
 
 use indexmap::IndexMap;
 
-use crate::codec::ComponentInfo;
-use crate::refs::{RefOr, Sensitive};
+use std::any::Any;
+
+use crate::model::component::ComponentInfo;
+use crate::model::refs::{RefOr, Sensitive};
 
 /// What a walk meets, in document order.
 pub enum Visit<'a, C> {
@@ -12,6 +14,37 @@ pub enum Visit<'a, C> {
     Component(&'a dyn ComponentInfo),
     /// A non-empty `$referenced_components` map (its entries are visited next).
     Referenced(&'a IndexMap<String, C>),
+}
+
+impl<'a, C: 'static> Visit<'a, C> {
+    /// The visit with the map's component set erased (what a plugin component reports).
+    pub fn erase(self) -> ErasedVisit<'a> {
+        match self {
+            Visit::Component(c) => ErasedVisit::Component(c),
+            Visit::Referenced(map) => ErasedVisit::Referenced(map),
+        }
+    }
+}
+
+/// A [`Visit`] whose `$referenced_components` map is of a set of components not named here
+/// (a plugin component holds the maps of the set it was built for).
+pub enum ErasedVisit<'a> {
+    /// A component written inline.
+    Component(&'a dyn ComponentInfo),
+    /// A non-empty `IndexMap<String, C>` of some set `C`.
+    Referenced(&'a dyn Any),
+}
+
+impl<'a> ErasedVisit<'a> {
+    /// The visit of the set `C`: `None` for a map of another set.
+    pub fn of<C: 'static>(self) -> Option<Visit<'a, C>> {
+        match self {
+            ErasedVisit::Component(c) => Some(Visit::Component(c)),
+            ErasedVisit::Referenced(map) => map
+                .downcast_ref::<IndexMap<String, C>>()
+                .map(Visit::Referenced),
+        }
+    }
 }
 
 /// Types that may hold components of the type set `C`.

@@ -1,12 +1,12 @@
-//! JSON: an iterative parser into the located source [`tree`](crate::tree), and a writer
+//! JSON: an iterative parser into the located source [`tree`](crate::syntax::tree), and a writer
 //! that produces pyagentspec's layout byte for byte.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::sink::Sink;
-use crate::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::syntax::sink::Sink;
+use crate::syntax::tree::{Entry, MAX_DEPTH, Node, Value};
 
 /// A container being filled while parsing.
 enum Open {
@@ -815,8 +815,8 @@ mod tests {
 
     /// Streams a parsed document into a writer (through `serde_json::Value`).
     fn rewrite(src: &str, mut w: JsonWriter) -> String {
-        let value = crate::value::node_to_value(parse_json(src).unwrap());
-        crate::value::write_value(&value, &mut w);
+        let value = crate::syntax::value::node_to_value(parse_json(src).unwrap());
+        crate::syntax::value::write_value(&value, &mut w);
         w.finish()
     }
 

@@ -1,0 +1,31 @@
+//! What every component has, whatever its type, and what may stand where a component is
+//! expected.
+
+use crate::version::Version;
+
+/// What every component has, whatever its type.
+pub trait ComponentInfo: Sync {
+    /// Its `component_type`.
+    fn component_type(&self) -> &str;
+    /// Its id (`""` for the rare type without one).
+    fn id(&self) -> &str;
+    /// Its name (`""` for the rare type without one).
+    fn name(&self) -> &str;
+    /// The component's own struct (not a family enum around it), to downcast:
+    /// `c.as_any().downcast_ref::<LlmNode>()`.
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// The first Agent Spec version that has this component type.
+    fn since(&self) -> Version;
+    /// The plugin component (a type the schemas do not define), when it is one.
+    fn as_plugin(&self) -> Option<&super::plugin::Plugin> {
+        None
+    }
+}
+
+/// What may stand at a component position: a family of components, or one component type.
+pub trait Tagged {
+    /// The name used in messages (`Node`, `AnyLlmConfig`, `Agent`).
+    const FAMILY: &'static str;
+    /// The `component_type`s admitted.
+    const MEMBERS: &'static [&'static str];
+}

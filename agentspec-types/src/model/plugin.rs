@@ -1,0 +1,189 @@
+//! Plugin components as values: what a plugin component type provides, a plugin standing
+//! where its family may stand, and a component of an unknown type kept as read.
+
+use std::any::Any;
+
+use crate::JsonObject;
+use crate::model::encoder::Encoder;
+use crate::model::walk::{ErasedVisit, Visit, Walk};
+use crate::syntax::sink::Sink;
+use crate::version::Version;
+
+/// What a plugin component type provides to load, write and inspect it.
+pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
+    /// Its `component_type`.
+    fn component_type(&self) -> &str;
+    /// Its id.
+    fn id(&self) -> &str;
+    /// Its name.
+    fn name(&self) -> &str;
+    /// The first Agent Spec version that has it (plugins: 25.4.1 unless they say).
+    fn since(&self) -> Version {
+        Version::new(25, 4, 1)
+    }
+    /// Writes every key of the component, `component_type` first, without the braces.
+    fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
+    /// A copy, boxed.
+    fn clone_box(&self) -> Box<dyn PluginComponent>;
+    /// Whether `other` is the same component.
+    fn eq_dyn(&self, other: &dyn PluginComponent) -> bool;
+    /// Itself, to downcast.
+    fn as_any(&self) -> &dyn Any;
+    /// Calls `f` for every component held in its fields, at any depth, and for every
+    /// non-empty `$referenced_components` map before its entries (the maps' component set
+    /// erased: a walk over a set of components sees the maps of that set).
+    fn visit_components<'a>(&'a self, f: &mut dyn FnMut(ErasedVisit<'a>)) {
+        let _ = f;
+    }
+    /// The inputs, outputs and branches its other fields imply, which validation checks
+    /// the written ones against (`#[component(io = path)]`); nothing by default.
+    fn inferred_io(&self) -> InferredIo {
+        InferredIo::default()
+    }
+}
+
+/// What a plugin component's fields imply about its inputs, outputs and branches (titles
+/// and branch names); `None` checks nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InferredIo {
+    /// The titles of its inputs.
+    pub inputs: Option<Vec<String>>,
+    /// The titles of its outputs.
+    pub outputs: Option<Vec<String>>,
+    /// Its branches (nodes).
+    pub branches: Option<Vec<String>>,
+}
+
+/// A plugin component, standing where its family may stand.
+#[derive(Debug)]
+pub struct Plugin(Box<dyn PluginComponent>);
+
+impl Plugin {
+    /// Wraps a plugin component.
+    pub fn new(component: impl PluginComponent) -> Self {
+        Plugin(Box::new(component))
+    }
+
+    /// The component.
+    pub fn get(&self) -> &dyn PluginComponent {
+        &*self.0
+    }
+
+    /// The component as its own type, when it is a `T`.
+    pub fn downcast_ref<T: PluginComponent>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+
+    /// The component as read, when no plugin registers its type.
+    pub fn raw(&self) -> Option<&RawComponent> {
+        self.downcast_ref::<RawComponent>()
+    }
+}
+
+impl Clone for Plugin {
+    fn clone(&self) -> Self {
+        Plugin(self.0.clone_box())
+    }
+}
+
+impl PartialEq for Plugin {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_dyn(&*other.0)
+    }
+}
+
+impl crate::ComponentInfo for Plugin {
+    fn component_type(&self) -> &str {
+        self.0.component_type()
+    }
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
+    }
+    fn since(&self) -> Version {
+        self.0.since()
+    }
+    fn as_plugin(&self) -> Option<&Plugin> {
+        Some(self)
+    }
+}
+
+/// A walk visits the plugin component, then the components its fields hold and their
+/// `$referenced_components` maps (the maps of the set `C`: those a plugin of that set holds).
+impl<C: 'static> Walk<C> for Plugin {
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
+        f(Visit::Component(self));
+        self.0.visit_components(&mut |v| {
+            if let Some(v) = v.of::<C>() {
+                f(v);
+            }
+        });
+    }
+}
+
+/// A component of a type nothing defines, kept as read: written back key for key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawComponent {
+    component_type: String,
+    id: String,
+    name: String,
+    body: JsonObject,
+}
+
+impl RawComponent {
+    /// A raw component of `body`, an object with a string `component_type`.
+    pub fn new(body: JsonObject) -> Option<Self> {
+        let text = |k: &str| body.get(k).and_then(serde_json::Value::as_str);
+        Some(RawComponent {
+            component_type: text("component_type")?.to_owned(),
+            id: text("id").unwrap_or_default().to_owned(),
+            name: text("name").unwrap_or_default().to_owned(),
+            body,
+        })
+    }
+
+    /// Every key as read, in order.
+    pub fn body(&self) -> &JsonObject {
+        &self.body
+    }
+
+    /// Its `component_plugin_name`, when it has one.
+    pub fn plugin_name(&self) -> Option<&str> {
+        self.body
+            .get("component_plugin_name")
+            .and_then(serde_json::Value::as_str)
+    }
+}
+
+impl PluginComponent for RawComponent {
+    fn component_type(&self) -> &str {
+        &self.component_type
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder) {
+        for (key, value) in &self.body {
+            sink.key(key);
+            let _ = cx;
+            crate::syntax::value::write_value(value, sink);
+        }
+    }
+    fn clone_box(&self) -> Box<dyn PluginComponent> {
+        Box::new(self.clone())
+    }
+    fn eq_dyn(&self, other: &dyn PluginComponent) -> bool {
+        other.as_any().downcast_ref::<Self>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
