@@ -1,5 +1,6 @@
-//! Expansion snapshots: `expand/<name>.rs` holds a function with `#[tool]`, and
-//! `expand/<name>.expanded.rs` what the attribute expands it to, formatted. Refresh with
+//! Expansion snapshots: `expand/<name>.rs` holds a function with `#[tool]`, or a type with
+//! `#[derive(AgentSpec)]` or `#[derive(Component)]`, and `expand/<name>.expanded.rs` what
+//! the macro expands it to, formatted. Refresh with
 //! `UPDATE_EXPAND=1 cargo test -p agentspec-macros`.
 
 use std::path::Path;
@@ -8,8 +9,35 @@ fn expand_file(source: &str) -> String {
     let mut file: syn::File = syn::parse_str(source).expect("the input parses");
     let mut out = Vec::new();
     for item in file.items.drain(..) {
+        let derive = |attrs: &[syn::Attribute]| {
+            attrs.iter().find_map(|a| {
+                let text = quote::ToTokens::to_token_stream(a).to_string();
+                if !a.path().is_ident("derive") {
+                    None
+                } else if text.contains("AgentSpec") {
+                    Some(crate::codec::Front::AgentSpec)
+                } else if text.contains("Component") {
+                    Some(crate::codec::Front::Plugin)
+                } else {
+                    None
+                }
+            })
+        };
+        match item {
+            syn::Item::Struct(s) => {
+                let front = derive(&s.attrs).expect("the struct derives AgentSpec or Component");
+                out.push(crate::codec::expand(quote::quote!(#s), front));
+                continue;
+            }
+            syn::Item::Enum(e) => {
+                let front = derive(&e.attrs).expect("the enum derives AgentSpec");
+                out.push(crate::codec::expand(quote::quote!(#e), front));
+                continue;
+            }
+            _ => {}
+        }
         let syn::Item::Fn(mut f) = item else {
-            panic!("expand/ inputs hold functions only")
+            panic!("expand/ inputs hold functions and derived types only")
         };
         let at = f
             .attrs
@@ -37,7 +65,7 @@ fn expansions_match_their_snapshots() {
         .filter(|p| !p.to_string_lossy().ends_with(".expanded.rs"))
         .collect();
     inputs.sort();
-    assert_eq!(inputs.len(), 4, "{inputs:?}");
+    assert_eq!(inputs.len(), 6, "{inputs:?}");
     let mut stale = Vec::new();
     for input in inputs {
         let expanded = expand_file(&std::fs::read_to_string(&input).unwrap());

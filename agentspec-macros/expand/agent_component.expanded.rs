@@ -1,0 +1,327 @@
+impl Swarm {
+    /// The `component_type` of this component.
+    pub const COMPONENT_TYPE: &'static str = "Swarm";
+    /// The first Agent Spec version that has this component.
+    pub const SINCE: ::agentspec_types::__private::Version = ::agentspec_types::__private::Version::new(
+        25u16,
+        4u16,
+        2u16,
+    );
+    /// The JSON keys this component reads, in write order.
+    pub const FIELDS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "metadata",
+        "first_agent",
+        "handoff",
+        "api_key",
+        "$referenced_components",
+    ];
+    #[doc(hidden)]
+    pub fn decode_body(
+        entries: ::std::vec::Vec<::agentspec_types::__private::Entry>,
+        offset: u32,
+        cx: &mut ::agentspec_types::__private::Decoder,
+        path: &::agentspec_types::__private::Path<'_>,
+    ) -> ::core::option::Option<Self> {
+        let mut slot_id: ::agentspec_types::__private::Slot<String> = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_name: ::agentspec_types::__private::Slot<String> = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_metadata: ::agentspec_types::__private::Slot<Option<JsonObject>> = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_first_agent: ::agentspec_types::__private::Slot<
+            RefOr<AgenticComponent>,
+        > = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_handoff: ::agentspec_types::__private::Slot<SwarmHandoff> = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_api_key: ::agentspec_types::__private::Slot<
+            Option<Sensitive<String>>,
+        > = ::agentspec_types::__private::Slot::Absent;
+        let mut slot_referenced_components: ::agentspec_types::__private::Slot<
+            IndexMap<String, Component>,
+        > = ::agentspec_types::__private::Slot::Absent;
+        for entry in entries {
+            match entry.key.as_str() {
+                "component_type" => {
+                    cx.newer_component(Self::SINCE, "Swarm", entry.key_offset, path)
+                }
+                "id" => {
+                    slot_id = <String as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("id"));
+                }
+                "name" => {
+                    slot_name = <String as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("name"));
+                }
+                "metadata" => {
+                    slot_metadata = <Option<
+                        JsonObject,
+                    > as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("metadata"));
+                }
+                "first_agent" => {
+                    slot_first_agent = <RefOr<
+                        AgenticComponent,
+                    > as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("first_agent"));
+                }
+                "handoff" => {
+                    slot_handoff = <SwarmHandoff as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("handoff"));
+                    cx.newer_field(
+                        &::agentspec_types::__private::NewerField {
+                            since: ::agentspec_types::__private::Version::new(
+                                26u16,
+                                1u16,
+                                0u16,
+                            ),
+                            what: "Swarm.handoff",
+                            informational: false,
+                        },
+                        entry.key_offset,
+                        &path.key("handoff"),
+                        || {
+                            matches!(
+                                & slot_handoff,
+                                ::agentspec_types::__private::Slot::Present(value) if { let
+                                default : SwarmHandoff =
+                                SwarmHandoff::HandoffMode(HandoffMode::Optional); * value !=
+                                default }
+                            )
+                        },
+                    );
+                }
+                "api_key" => {
+                    slot_api_key = <Option<
+                        Sensitive<String>,
+                    > as ::agentspec_types::__private::FieldType<
+                        Component,
+                    >>::read(entry.value, cx, &path.key("api_key"));
+                }
+                "$referenced_components" => {
+                    cx.referenced(
+                        &mut slot_referenced_components,
+                        entry.value,
+                        &path.key("$referenced_components"),
+                    )
+                }
+                "agentspec_version" => cx.nested_version(entry, path),
+                _ => cx.unknown_field(&entry, "Swarm", Self::FIELDS, path),
+            }
+        }
+        let id = slot_id.or_else(|| ::agentspec_types::__private::fresh_id());
+        let name = cx.required(slot_name, "name", "Swarm", offset, path);
+        let metadata = slot_metadata.or_else(|| Some(Default::default()));
+        let first_agent = cx
+            .required(slot_first_agent, "first_agent", "Swarm", offset, path);
+        let handoff = slot_handoff
+            .or_else(|| SwarmHandoff::HandoffMode(HandoffMode::Optional));
+        let api_key = slot_api_key.or_else(|| ::core::default::Default::default());
+        let referenced_components = slot_referenced_components
+            .or_else(|| ::core::default::Default::default());
+        let handoff = match handoff {
+            ::core::option::Option::Some(SwarmHandoff::Bool(true)) => {
+                cx.warning(
+                    "legacy-value",
+                    "`handoff: true` is the legacy form of `\"optional\"`",
+                    &path.key("handoff"),
+                    offset,
+                );
+                ::core::option::Option::Some(
+                    SwarmHandoff::HandoffMode(HandoffMode::Optional),
+                )
+            }
+            other => other,
+        };
+        let component = Swarm {
+            id: id?,
+            name: name?,
+            metadata: metadata?,
+            first_agent: first_agent?,
+            handoff: handoff?,
+            api_key: api_key?,
+            referenced_components: referenced_components?,
+        };
+        cx.define(
+            ::agentspec_types::__private::ComponentInfo::id(&component),
+            offset,
+            path,
+        );
+        ::core::option::Option::Some(component)
+    }
+    #[doc(hidden)]
+    pub fn encode_body(
+        &self,
+        sink: &mut dyn ::agentspec_types::__private::Sink,
+        cx: &::agentspec_types::__private::Encoder,
+    ) {
+        cx.component(Self::SINCE, "Swarm", sink);
+        sink.key("component_type");
+        sink.str("Swarm");
+        sink.key("id");
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::write(&self.id, sink, cx);
+        sink.key("name");
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::write(&self.name, sink, cx);
+        sink.key("metadata");
+        <Option<
+            JsonObject,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::write(&self.metadata, sink, cx);
+        sink.key("first_agent");
+        <RefOr<
+            AgenticComponent,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::write(&self.first_agent, sink, cx);
+        if cx.writes(::agentspec_types::__private::Version::new(26u16, 1u16, 0u16))
+            || cx
+                .forced(
+                    ::agentspec_types::__private::Version::new(26u16, 1u16, 0u16),
+                    "Swarm.handoff",
+                    sink,
+                    "handoff",
+                    {
+                        let default: SwarmHandoff = SwarmHandoff::HandoffMode(
+                            HandoffMode::Optional,
+                        );
+                        self.handoff != default
+                    },
+                )
+        {
+            sink.key("handoff");
+            <SwarmHandoff as ::agentspec_types::__private::FieldType<
+                Component,
+            >>::write(&self.handoff, sink, cx);
+        }
+        sink.key("api_key");
+        ::agentspec_types::__private::SecretField::encode_secret(
+            &self.api_key,
+            &self.id,
+            "api_key",
+            sink,
+            cx,
+        );
+        if !self.referenced_components.is_empty() {
+            sink.key("$referenced_components");
+            <IndexMap<
+                String,
+                Component,
+            > as ::agentspec_types::__private::FieldType<
+                Component,
+            >>::write(&self.referenced_components, sink, cx);
+        }
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::Tagged for Swarm {
+    const FAMILY: &'static str = "Swarm";
+    const MEMBERS: &'static [&'static str] = &["Swarm"];
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::ComponentInfo for Swarm {
+    fn component_type(&self) -> &'static str {
+        "Swarm"
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn as_any(&self) -> &dyn ::core::any::Any {
+        self
+    }
+    fn since(&self) -> ::agentspec_types::__private::Version {
+        Self::SINCE
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::Decode for Swarm {
+    fn decode(
+        node: ::agentspec_types::__private::Node,
+        cx: &mut ::agentspec_types::__private::Decoder,
+        path: &::agentspec_types::__private::Path<'_>,
+    ) -> ::core::option::Option<Self> {
+        cx.decode_tagged(
+            node,
+            path,
+            "Swarm",
+            &["Swarm"],
+            ::core::option::Option::None,
+            |_, entries, offset, cx, path| Swarm::decode_body(entries, offset, cx, path),
+        )
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::Encode for Swarm {
+    fn encode(
+        &self,
+        sink: &mut dyn ::agentspec_types::__private::Sink,
+        cx: &::agentspec_types::__private::Encoder,
+    ) {
+        sink.begin_object();
+        self.encode_body(sink, cx);
+        sink.end_object();
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::Walk<Component> for Swarm {
+    fn walk<'a>(
+        &'a self,
+        f: &mut dyn FnMut(::agentspec_types::__private::Visit<'a, Component>),
+    ) {
+        f(::agentspec_types::__private::Visit::Component(self));
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.id, f);
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.name, f);
+        <Option<
+            JsonObject,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.metadata, f);
+        <RefOr<
+            AgenticComponent,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.first_agent, f);
+        <SwarmHandoff as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.handoff, f);
+        <Option<
+            Sensitive<String>,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.api_key, f);
+        if !self.referenced_components.is_empty() {
+            f(
+                ::agentspec_types::__private::Visit::Referenced(
+                    &self.referenced_components,
+                ),
+            );
+        }
+        <IndexMap<
+            String,
+            Component,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field(&self.referenced_components, f);
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::FieldSchema for Swarm {
+    fn field_schema() -> ::agentspec_types::__private::serde_json::Value {
+        ::agentspec_types::__private::serde_json::json!({ "$ref" : "#/$defs/Swarm" })
+    }
+}
+#[automatically_derived]
+impl ::agentspec_types::__private::FieldType<Component> for Swarm {}
