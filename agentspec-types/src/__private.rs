@@ -10,6 +10,7 @@ pub use crate::codec::{
 };
 pub use crate::model::plugin::Plugin;
 pub use crate::model::refs::Truthy;
+pub use crate::diagnostic::push_pointer_token;
 pub use crate::model::walk::{ErasedVisit, Visit, Walk};
 pub use crate::syntax::sink::Sink;
 pub use crate::syntax::tree::{Entry, Node, Value as TreeValue};
@@ -42,6 +43,14 @@ pub trait FieldType<C>: Decode + Encode + Walk<C> + FieldSchema {
     /// Visits the components the field holds.
     fn walk_field<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         self.walk(f);
+    }
+    /// Visits the components the field holds, with their pointers; `at` is the field's
+    /// object, `key` the field.
+    fn walk_field_at<'a>(&'a self, key: &str, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        let len = at.len();
+        crate::diagnostic::push_pointer_token(at, key);
+        self.walk_at(at, f);
+        at.truncate(len);
     }
     /// The JSON Schema of the field's values.
     fn schema() -> serde_json::Value {

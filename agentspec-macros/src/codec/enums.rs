@@ -41,6 +41,7 @@ pub fn string_enum(c: &Container, variants: &[StrVariant], cx: &Cx<'_>) -> Token
         #[automatically_derived]
         impl<C> #p::Walk<C> for #name {
             fn walk<'a>(&'a self, _f: &mut dyn FnMut(#p::Visit<'a, C>)) {}
+            fn walk_at<'a>(&'a self, _at: &mut ::std::string::String, _f: &mut dyn FnMut(&str, #p::Visit<'a, C>)) {}
         }
         #[automatically_derived]
         impl #p::FieldSchema for #name {
@@ -104,6 +105,9 @@ pub fn union(c: &Container, u: &Union, cx: &Cx<'_>) -> TokenStream {
         impl #p::Walk<#set> for #name {
             fn walk<'a>(&'a self, f: &mut dyn FnMut(#p::Visit<'a, #set>)) {
                 match self { #( #name::#variants(value) => #p::Walk::<#set>::walk(value, f), )* }
+            }
+            fn walk_at<'a>(&'a self, at: &mut ::std::string::String, f: &mut dyn FnMut(&str, #p::Visit<'a, #set>)) {
+                match self { #( #name::#variants(value) => #p::Walk::<#set>::walk_at(value, at, f), )* }
             }
         }
         #[automatically_derived]
@@ -201,6 +205,9 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
         impl #p::Walk<#set> for #ename {
             fn walk<'a>(&'a self, f: &mut dyn FnMut(#p::Visit<'a, #set>)) {
                 match self { #( #ename::#variants(c) => #p::Walk::<#set>::walk(&**c, f), )* #ename::Plugin(p) => #p::Walk::<#set>::walk(p, f), }
+            }
+            fn walk_at<'a>(&'a self, at: &mut ::std::string::String, f: &mut dyn FnMut(&str, #p::Visit<'a, #set>)) {
+                match self { #( #ename::#variants(c) => #p::Walk::<#set>::walk_at(&**c, at, f), )* #ename::Plugin(p) => #p::Walk::<#set>::walk_at(p, at, f), }
             }
         }
         #[automatically_derived]

@@ -47,6 +47,8 @@ pub struct FieldCode {
     pub encode_referenced: Vec<TokenStream>,
     pub known: Vec<String>,
     pub walk: Vec<TokenStream>,
+    /// Walking with pointers (`at`: the object's pointer).
+    pub walk_at: Vec<TokenStream>,
     pub gates: Vec<TokenStream>,
     /// `properties.insert(key, schema)` per field.
     pub schema: Vec<TokenStream>,
@@ -159,6 +161,20 @@ pub fn fields(
         }
         code.walk
             .push(quote! { #field::walk_field(&self.#ident, f); });
+        let referenced_at = f.referenced.then(|| {
+            quote! {
+                if !self.#ident.is_empty() {
+                    let len = at.len();
+                    #p::push_pointer_token(at, #key);
+                    f(at, #p::Visit::Referenced(&self.#ident));
+                    at.truncate(len);
+                }
+            }
+        });
+        code.walk_at.push(quote! {
+            #referenced_at
+            #field::walk_field_at(&self.#ident, #key, at, f);
+        });
         let write = if f.sensitive {
             quote! { sink.key(#key); #p::SecretField::encode_secret(&self.#ident, #owner_id, #key, sink, cx); }
         } else {

@@ -46,6 +46,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         encode,
         known,
         walk,
+        walk_at,
         schema,
         required,
         ..
@@ -171,6 +172,11 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
                 let f = &mut |v: #p::Visit<'a, #krate::Component>| f(v.erase());
                 #p::Walk::<#krate::Component>::walk(&self.#base_ident, f);
                 #( #walk )*
+            }
+            fn visit_components_at<'a>(&'a self, at: &mut ::std::string::String, f: &mut dyn FnMut(&str, #p::ErasedVisit<'a>)) {
+                let f = &mut |pointer: &str, v: #p::Visit<'a, #krate::Component>| f(pointer, v.erase());
+                #p::Walk::<#krate::Component>::walk_at(&self.#base_ident, at, f);
+                #( #walk_at )*
             }
         }
     }

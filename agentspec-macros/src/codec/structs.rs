@@ -49,6 +49,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
         encode_referenced,
         known,
         walk,
+        walk_at,
         gates,
         ..
     } = fields(
@@ -131,6 +132,10 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
                 f(#p::Visit::Component(self));
                 #( #walk )*
             }
+            fn walk_at<'a>(&'a self, at: &mut ::std::string::String, f: &mut dyn FnMut(&str, #p::Visit<'a, #set>)) {
+                f(at, #p::Visit::Component(self));
+                #( #walk_at )*
+            }
         }
         #[automatically_derived]
         impl #p::FieldSchema for #name {
@@ -162,6 +167,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         encode_referenced,
         known,
         walk,
+        walk_at,
         schema,
         required,
         ..
@@ -285,6 +291,10 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
             fn walk<'a>(&'a self, f: &mut dyn FnMut(#p::Visit<'a, #set>)) {
                 let _ = &f;
                 #( #walk )*
+            }
+            fn walk_at<'a>(&'a self, at: &mut ::std::string::String, f: &mut dyn FnMut(&str, #p::Visit<'a, #set>)) {
+                let _ = (&at, &f);
+                #( #walk_at )*
             }
         }
         #schema_inline

@@ -35,6 +35,15 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     fn visit_components<'a>(&'a self, f: &mut dyn FnMut(ErasedVisit<'a>)) {
         let _ = f;
     }
+    /// As [`visit_components`](PluginComponent::visit_components), with the JSON pointer of
+    /// each in the written document; `at` is the component's pointer.
+    fn visit_components_at<'a>(
+        &'a self,
+        at: &mut String,
+        f: &mut dyn FnMut(&str, ErasedVisit<'a>),
+    ) {
+        let _ = (at, f);
+    }
     /// The inputs, outputs and branches its other fields imply, which validation checks
     /// the written ones against (`#[component(io = path)]`); nothing by default.
     fn inferred_io(&self) -> InferredIo {
@@ -121,6 +130,14 @@ impl<C: 'static> Walk<C> for Plugin {
         self.0.visit_components(&mut |v| {
             if let Some(v) = v.of::<C>() {
                 f(v);
+            }
+        });
+    }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        f(at, Visit::Component(self));
+        self.0.visit_components_at(at, &mut |pointer, v| {
+            if let Some(v) = v.of::<C>() {
+                f(pointer, v);
             }
         });
     }

@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 
 use std::any::Any;
 
+use crate::diagnostic::push_pointer_token;
 use crate::model::component::ComponentInfo;
 use crate::model::refs::{RefOr, Sensitive};
 
@@ -55,12 +56,30 @@ impl<'a> ErasedVisit<'a> {
 pub trait Walk<C> {
     /// Calls `f` for every component and `$referenced_components` map inside `self`.
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>));
+
+    /// As [`walk`](Walk::walk), with the JSON pointer of each component and map in the
+    /// written document; `at` is the pointer of `self`, as it was when the walk returns.
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>));
+}
+
+/// Walks `value` at the entry `token` of the pointer `at`.
+pub(crate) fn walk_entry<'a, C, T: Walk<C> + ?Sized>(
+    value: &'a T,
+    token: &str,
+    at: &mut String,
+    f: &mut dyn FnMut(&str, Visit<'a, C>),
+) {
+    let len = at.len();
+    push_pointer_token(at, token);
+    value.walk_at(at, f);
+    at.truncate(len);
 }
 
 macro_rules! leaf {
     ($($t:ty),*) => {$(
         impl<C> Walk<C> for $t {
             fn walk<'a>(&'a self, _f: &mut dyn FnMut(Visit<'a, C>)) {}
+            fn walk_at<'a>(&'a self, _at: &mut String, _f: &mut dyn FnMut(&str, Visit<'a, C>)) {}
         }
     )*};
 }
@@ -88,12 +107,22 @@ impl<C, T: Walk<C>> Walk<C> for Option<T> {
             v.walk(f);
         }
     }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        if let Some(v) = self {
+            v.walk_at(at, f);
+        }
+    }
 }
 
 impl<C, T: Walk<C>> Walk<C> for Vec<T> {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         for item in self {
             item.walk(f);
+        }
+    }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        for (i, item) in self.iter().enumerate() {
+            walk_entry(item, &i.to_string(), at, f);
         }
     }
 }
@@ -104,12 +133,21 @@ impl<C, T: Walk<C>> Walk<C> for IndexMap<String, T> {
             value.walk(f);
         }
     }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        for (key, value) in self {
+            walk_entry(value, key, at, f);
+        }
+    }
 }
 
 impl<C, A: Walk<C>, B: Walk<C>> Walk<C> for (A, B) {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         self.0.walk(f);
         self.1.walk(f);
+    }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        walk_entry(&self.0, "0", at, f);
+        walk_entry(&self.1, "1", at, f);
     }
 }
 
@@ -119,12 +157,22 @@ impl<C, T: Walk<C>> Walk<C> for RefOr<T> {
             c.walk(f);
         }
     }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        if let RefOr::Inline(c) = self {
+            c.walk_at(at, f);
+        }
+    }
 }
 
 impl<C, T: Walk<C>> Walk<C> for Sensitive<T> {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         if let Sensitive::Value(v) = self {
             v.walk(f);
+        }
+    }
+    fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        if let Sensitive::Value(v) = self {
+            v.walk_at(at, f);
         }
     }
 }
