@@ -241,6 +241,20 @@ impl ::agentspec_types::__private::ComponentInfo for Swarm {
     fn since(&self) -> ::agentspec_types::__private::Version {
         Self::SINCE
     }
+    fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> {
+        match key {
+            "id" => ::core::option::Option::Some(&self.id),
+            "name" => ::core::option::Option::Some(&self.name),
+            "metadata" => ::core::option::Option::Some(&self.metadata),
+            "first_agent" => ::core::option::Option::Some(&self.first_agent),
+            "handoff" => ::core::option::Option::Some(&self.handoff),
+            "api_key" => ::core::option::Option::Some(&self.api_key),
+            "$referenced_components" => {
+                ::core::option::Option::Some(&self.referenced_components)
+            }
+            _ => ::core::option::Option::None,
+        }
+    }
 }
 #[automatically_derived]
 impl ::agentspec_types::__private::Decode for Swarm {
@@ -315,6 +329,57 @@ impl ::agentspec_types::__private::Walk<Component> for Swarm {
         > as ::agentspec_types::__private::FieldType<
             Component,
         >>::walk_field(&self.referenced_components, f);
+    }
+    fn walk_at<'a>(
+        &'a self,
+        at: &mut ::std::string::String,
+        f: &mut dyn FnMut(&str, ::agentspec_types::__private::Visit<'a, Component>),
+    ) {
+        f(at, ::agentspec_types::__private::Visit::Component(self));
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.id, "id", at, f);
+        <String as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.name, "name", at, f);
+        <Option<
+            JsonObject,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.metadata, "metadata", at, f);
+        <RefOr<
+            AgenticComponent,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.first_agent, "first_agent", at, f);
+        <SwarmHandoff as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.handoff, "handoff", at, f);
+        <Option<
+            Sensitive<String>,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.api_key, "api_key", at, f);
+        if !self.referenced_components.is_empty() {
+            let len = at.len();
+            ::agentspec_types::__private::push_pointer_token(
+                at,
+                "$referenced_components",
+            );
+            f(
+                at,
+                ::agentspec_types::__private::Visit::Referenced(
+                    &self.referenced_components,
+                ),
+            );
+            at.truncate(len);
+        }
+        <IndexMap<
+            String,
+            Component,
+        > as ::agentspec_types::__private::FieldType<
+            Component,
+        >>::walk_field_at(&self.referenced_components, "$referenced_components", at, f);
     }
 }
 #[automatically_derived]

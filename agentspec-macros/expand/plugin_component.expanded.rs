@@ -176,6 +176,26 @@ impl ::agentspec_types::plugin::PluginComponent for PluginRegexNode {
     fn name(&self) -> &str {
         ::agentspec_types::__private::FamilyFields::name(&self.base)
     }
+    fn inputs(
+        &self,
+    ) -> ::core::option::Option<&[::agentspec_types::__private::JsonObject]> {
+        ::agentspec_types::__private::FamilyFields::inputs(&self.base)
+    }
+    fn outputs(
+        &self,
+    ) -> ::core::option::Option<&[::agentspec_types::__private::JsonObject]> {
+        ::agentspec_types::__private::FamilyFields::outputs(&self.base)
+    }
+    fn branches(&self) -> ::core::option::Option<&[::std::string::String]> {
+        ::agentspec_types::__private::FamilyFields::branches(&self.base)
+    }
+    fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> {
+        match key {
+            "regex_pattern" => ::core::option::Option::Some(&self.regex_pattern),
+            "port" => ::core::option::Option::Some(&self.port),
+            _ => ::agentspec_types::__private::FamilyFields::field(&self.base, key),
+        }
+    }
     fn encode_body(
         &self,
         sink: &mut dyn ::agentspec_types::__private::Sink,
@@ -229,5 +249,24 @@ impl ::agentspec_types::plugin::PluginComponent for PluginRegexNode {
         <u16 as ::agentspec_types::__private::FieldType<
             ::agentspec_types::Component,
         >>::walk_field(&self.port, f);
+    }
+    fn visit_components_at<'a>(
+        &'a self,
+        at: &mut ::std::string::String,
+        f: &mut dyn FnMut(&str, ::agentspec_types::__private::ErasedVisit<'a>),
+    ) {
+        let f = &mut |
+            pointer: &str,
+            v: ::agentspec_types::__private::Visit<'a, ::agentspec_types::Component>|
+        f(pointer, v.erase());
+        ::agentspec_types::__private::Walk::<
+            ::agentspec_types::Component,
+        >::walk_at(&self.base, at, f);
+        <String as ::agentspec_types::__private::FieldType<
+            ::agentspec_types::Component,
+        >>::walk_field_at(&self.regex_pattern, "regex_pattern", at, f);
+        <u16 as ::agentspec_types::__private::FieldType<
+            ::agentspec_types::Component,
+        >>::walk_field_at(&self.port, "port", at, f);
     }
 }

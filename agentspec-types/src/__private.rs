@@ -8,9 +8,9 @@ pub use crate::codec::{
     ComponentInfo, ComponentSet, Decode, Decoder, Encode, Encoder, NewerField, Path, SecretField,
     Slot, Tagged, fresh_id, gates,
 };
+pub use crate::diagnostic::push_pointer_token;
 pub use crate::model::plugin::Plugin;
 pub use crate::model::refs::Truthy;
-pub use crate::diagnostic::push_pointer_token;
 pub use crate::model::walk::{ErasedVisit, Visit, Walk};
 pub use crate::syntax::sink::Sink;
 pub use crate::syntax::tree::{Entry, Node, Value as TreeValue};
@@ -46,7 +46,12 @@ pub trait FieldType<C>: Decode + Encode + Walk<C> + FieldSchema {
     }
     /// Visits the components the field holds, with their pointers; `at` is the field's
     /// object, `key` the field.
-    fn walk_field_at<'a>(&'a self, key: &str, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+    fn walk_field_at<'a>(
+        &'a self,
+        key: &str,
+        at: &mut String,
+        f: &mut dyn FnMut(&str, Visit<'a, C>),
+    ) {
         let len = at.len();
         crate::diagnostic::push_pointer_token(at, key);
         self.walk_at(at, f);
@@ -85,3 +90,21 @@ impl<C, T: FieldType<C>> FieldType<C> for IndexMap<String, T> {}
 impl<C, A: FieldType<C>, B: FieldType<C>> FieldType<C> for (A, B) {}
 impl<C, T: FieldType<C> + Tagged> FieldType<C> for crate::RefOr<T> {}
 impl<C, T: FieldType<C>> FieldType<C> for crate::Sensitive<T> {}
+
+/// A list field (`inputs`, `branches`), set or not: what the component traits report.
+pub trait AsList<T> {
+    /// The items, when the list is set.
+    fn as_list(&self) -> Option<&[T]>;
+}
+
+impl<T> AsList<T> for Vec<T> {
+    fn as_list(&self) -> Option<&[T]> {
+        Some(self)
+    }
+}
+
+impl<T> AsList<T> for Option<Vec<T>> {
+    fn as_list(&self) -> Option<&[T]> {
+        self.as_deref()
+    }
+}

@@ -6,7 +6,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
-use serde_json::{Map, Value};
+use crate::model::component::ComponentInfo;
+use crate::model::refs::RefOr;
+use crate::model::walk::{Visit, Walk};
+use crate::{Component, ControlFlowEdge, DataFlowEdge, Flow};
 
 /// A node of a flow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,118 +67,110 @@ pub struct FlowGraph {
     pub start: Option<String>,
 }
 
-/// Resolves `{"$component_ref": id}` through every `$referenced_components` map.
+/// Resolves references through every `$referenced_components` map of a document.
 struct Refs<'a> {
-    entries: HashMap<&'a str, &'a Map<String, Value>>,
+    entries: HashMap<&'a str, &'a Component>,
 }
 
 impl<'a> Refs<'a> {
-    fn new(root: &'a Value) -> Self {
+    fn new(root: &'a Component) -> Self {
+        let mut maps = Vec::new();
+        root.walk(&mut |visit| {
+            if let Visit::Referenced(map) = visit {
+                maps.push(map);
+            }
+        });
         let mut entries = HashMap::new();
-        let mut stack = vec![root];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(map) => {
-                    if let Some(Value::Object(rc)) = map.get("$referenced_components") {
-                        for (k, body) in rc {
-                            if let Value::Object(b) = body {
-                                entries.entry(k.as_str()).or_insert(b);
-                            }
-                        }
-                    }
-                    stack.extend(map.values());
-                }
-                Value::Array(items) => stack.extend(items),
-                _ => {}
+        for map in maps {
+            for (key, body) in map {
+                entries.entry(key.as_str()).or_insert(body);
             }
         }
         Refs { entries }
     }
 
-    fn get(&self, value: &'a Value) -> Option<&'a Map<String, Value>> {
-        let map = value.as_object()?;
-        match map.get("$component_ref").and_then(Value::as_str) {
-            Some(id) => self.entries.get(id).copied(),
-            None => Some(map),
+    /// The component at a position, as its own struct.
+    fn get<T: ComponentInfo + 'static>(
+        &self,
+        position: &'a RefOr<T>,
+    ) -> Option<&'a dyn ComponentInfo> {
+        match position {
+            RefOr::Inline(c) => Some(c),
+            RefOr::Ref(r) => self
+                .entries
+                .get(r.id.as_str())
+                .map(|c| *c as &dyn ComponentInfo),
         }
     }
 }
 
-fn text(map: &Map<String, Value>, key: &str) -> String {
-    map.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
+/// The flow a node runs, if any: its `subflow` (FlowNode, MapNode, ParallelMapNode,
+/// CatchExceptionNode, and plugins with one).
+fn subflow_of(node: &dyn ComponentInfo) -> Option<&RefOr<Flow>> {
+    node.field("subflow")?.downcast_ref::<RefOr<Flow>>()
 }
 
 impl FlowGraph {
-    /// The graph of a flow written as a value (the root of `document` when it is a Flow).
-    pub fn from_value(document: &Value) -> Option<FlowGraph> {
-        let refs = Refs::new(document);
-        let root = refs.get(document)?;
-        (text(root, "component_type") == "Flow").then(|| Self::build(&refs, root, 0))
+    /// The graph of `flow`, whose references resolve in `root`'s `$referenced_components`.
+    fn of_document(root: &Component) -> Option<FlowGraph> {
+        let Component::Flow(flow) = root else {
+            return None;
+        };
+        let refs = Refs::new(root);
+        Some(Self::build(&refs, flow, 0))
     }
 
-    fn build(refs: &Refs<'_>, flow: &Map<String, Value>, depth: usize) -> FlowGraph {
-        let list = |key: &str| {
-            flow.get(key)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|v| refs.get(v))
-        };
-        let id_at = |m: &Map<String, Value>, key: &str| {
-            m.get(key)
-                .and_then(|v| refs.get(v))
-                .map(|n| text(n, "id"))
+    fn build(refs: &Refs<'_>, flow: &Flow, depth: usize) -> FlowGraph {
+        let id_at = |position: &RefOr<crate::Node>| {
+            refs.get(position)
+                .map(|n| n.id().to_owned())
                 .unwrap_or_default()
         };
-        let nodes = list("nodes")
+        let nodes = flow
+            .nodes
+            .iter()
+            .filter_map(|n| refs.get(n))
             .map(|n| GraphNode {
-                id: text(n, "id"),
-                name: text(n, "name"),
-                component_type: text(n, "component_type"),
-                branches: n
-                    .get("branches")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect(),
+                id: n.id().to_owned(),
+                name: n.name().to_owned(),
+                component_type: n.component_type().to_owned(),
+                branches: n.branches().map(<[String]>::to_vec).unwrap_or_default(),
                 // Nested flows are followed to a depth far beyond real documents.
                 subflow: (depth < 64)
-                    .then(|| n.get("subflow").and_then(|s| refs.get(s)))
+                    .then(|| subflow_of(n).and_then(|s| refs.get(s)))
                     .flatten()
-                    .filter(|s| text(s, "component_type") == "Flow")
+                    .and_then(|s| s.as_any().downcast_ref::<Flow>())
                     .map(|s| Box::new(Self::build(refs, s, depth + 1))),
             })
             .collect();
-        let control = list("control_flow_connections")
+        let control = flow
+            .control_flow_connections
+            .iter()
+            .filter_map(|e| refs.get(e))
+            .filter_map(|e| e.as_any().downcast_ref::<ControlFlowEdge>())
             .map(|e| ControlEdge {
-                from: id_at(e, "from_node"),
-                branch: e
-                    .get("from_branch")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                to: id_at(e, "to_node"),
+                from: id_at(&e.from_node),
+                branch: e.from_branch.clone(),
+                to: id_at(&e.to_node),
             })
             .collect();
-        let data = list("data_flow_connections")
+        let data = flow
+            .data_flow_connections
+            .iter()
+            .flatten()
+            .filter_map(|e| refs.get(e))
+            .filter_map(|e| e.as_any().downcast_ref::<DataFlowEdge>())
             .map(|e| DataEdge {
-                from: id_at(e, "source_node"),
-                output: text(e, "source_output"),
-                to: id_at(e, "destination_node"),
-                input: text(e, "destination_input"),
+                from: id_at(&e.source_node),
+                output: e.source_output.clone(),
+                to: id_at(&e.destination_node),
+                input: e.destination_input.clone(),
             })
             .collect();
-        let start = flow
-            .get("start_node")
-            .and_then(|s| refs.get(s))
-            .map(|s| text(s, "id"));
+        let start = refs.get(&flow.start_node).map(|s| s.id().to_owned());
         FlowGraph {
-            id: text(flow, "id"),
-            name: text(flow, "name"),
+            id: flow.id.clone(),
+            name: flow.name.clone(),
             nodes,
             control,
             data,
@@ -404,9 +399,11 @@ fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-impl<C: crate::codec::ComponentSet + Send + Sync> crate::document::Document<C> {
+impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Document<C> {
     /// The graph of the root flow (`None` when the root is not a Flow), nested flows included.
+    /// A document of another generated type set is read as the bundled types read it
+    /// (`None` when they cannot).
     pub fn graph(&self) -> Option<FlowGraph> {
-        FlowGraph::from_value(&self.to_value())
+        FlowGraph::of_document(self.as_bundled().ok()?.root())
     }
 }

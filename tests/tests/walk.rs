@@ -60,7 +60,6 @@ fn components_and_referenced_maps_are_listed_in_document_order() {
 #[test]
 fn walks_with_pointers_name_where_each_component_and_map_is_written() {
     use agentspec_types::walk::{Visit, Walk};
-    use agentspec_types::ComponentInfo;
     let mut checked = 0;
     for path in fixtures("generated", "json") {
         let Ok(doc) = Document::from_path(&path) else {
@@ -68,23 +67,24 @@ fn walks_with_pointers_name_where_each_component_and_map_is_written() {
         };
         let written = doc.to_value();
         let mut components = 0;
-        doc.root().walk_at(&mut String::new(), &mut |pointer, visit| {
-            let at = written
-                .pointer(pointer)
-                .unwrap_or_else(|| panic!("{}: no value at {pointer}", path.display()));
-            match visit {
-                Visit::Component(c) => {
-                    components += 1;
-                    assert_eq!(at["component_type"], c.component_type(), "{pointer}");
-                    assert_eq!(at["id"], c.id(), "{pointer}");
+        doc.root()
+            .walk_at(&mut String::new(), &mut |pointer, visit| {
+                let at = written
+                    .pointer(pointer)
+                    .unwrap_or_else(|| panic!("{}: no value at {pointer}", path.display()));
+                match visit {
+                    Visit::Component(c) => {
+                        components += 1;
+                        assert_eq!(at["component_type"], c.component_type(), "{pointer}");
+                        assert_eq!(at["id"], c.id(), "{pointer}");
+                    }
+                    Visit::Referenced(map) => {
+                        assert!(pointer.ends_with("/$referenced_components"), "{pointer}");
+                        let keys: Vec<&String> = at.as_object().unwrap().keys().collect();
+                        assert_eq!(keys, map.keys().collect::<Vec<_>>(), "{pointer}");
+                    }
                 }
-                Visit::Referenced(map) => {
-                    assert!(pointer.ends_with("/$referenced_components"), "{pointer}");
-                    let keys: Vec<&String> = at.as_object().unwrap().keys().collect();
-                    assert_eq!(keys, map.keys().collect::<Vec<_>>(), "{pointer}");
-                }
-            }
-        });
+            });
         let expected_components = doc.components().len();
         assert_eq!(components, expected_components, "{}", path.display());
         checked += 1;

@@ -176,6 +176,10 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             fn as_any(&self) -> &dyn ::core::any::Any { match self { #( #ename::#variants(c) => #p::ComponentInfo::as_any(&**c), )* #ename::Plugin(p) => p.get().as_any(), } }
             fn since(&self) -> #p::Version { match self { #( #ename::#variants(c) => #p::ComponentInfo::since(&**c), )* #ename::Plugin(p) => p.get().since(), } }
             fn as_plugin(&self) -> ::core::option::Option<&#p::Plugin> { match self { #ename::Plugin(p) => ::core::option::Option::Some(p), _ => ::core::option::Option::None } }
+            fn inputs(&self) -> ::core::option::Option<&[#p::JsonObject]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::inputs(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::inputs(p), } }
+            fn outputs(&self) -> ::core::option::Option<&[#p::JsonObject]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::outputs(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::outputs(p), } }
+            fn branches(&self) -> ::core::option::Option<&[::std::string::String]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::branches(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::branches(p), } }
+            fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> { match self { #( #ename::#variants(c) => #p::ComponentInfo::field(&**c, key), )* #ename::Plugin(p) => #p::ComponentInfo::field(p, key), } }
         }
         #[automatically_derived]
         impl ::core::convert::From<#p::Plugin> for #ename {

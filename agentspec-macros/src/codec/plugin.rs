@@ -38,6 +38,8 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         }
     });
     let owner_id = quote!(#fields_trait::id(&self.#base_ident));
+    let own_keys: Vec<&String> = comp.fields.iter().map(|o| &o.key).collect();
+    let own_idents: Vec<&syn::Ident> = comp.fields.iter().map(|o| &o.ident).collect();
     let FieldCode {
         slots,
         arms,
@@ -146,6 +148,21 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
             }
             fn name(&self) -> &str {
                 #fields_trait::name(&self.#base_ident)
+            }
+            fn inputs(&self) -> ::core::option::Option<&[#p::JsonObject]> {
+                #fields_trait::inputs(&self.#base_ident)
+            }
+            fn outputs(&self) -> ::core::option::Option<&[#p::JsonObject]> {
+                #fields_trait::outputs(&self.#base_ident)
+            }
+            fn branches(&self) -> ::core::option::Option<&[::std::string::String]> {
+                #fields_trait::branches(&self.#base_ident)
+            }
+            fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> {
+                match key {
+                    #( #own_keys => ::core::option::Option::Some(&self.#own_idents), )*
+                    _ => #fields_trait::field(&self.#base_ident, key),
+                }
             }
             fn encode_body(&self, sink: &mut dyn #p::Sink, cx: &#p::Encoder) {
                 sink.key("component_type");

@@ -23,6 +23,43 @@ fn id_and_name(fields: &[FieldAst]) -> (TokenStream, TokenStream) {
     (id, name)
 }
 
+/// `inputs`, `outputs` and `branches`, for the fields of those keys.
+fn list_methods(p: &TokenStream, fields: &[FieldAst]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (key, item) in [
+        ("inputs", quote!(#p::JsonObject)),
+        ("outputs", quote!(#p::JsonObject)),
+        ("branches", quote!(::std::string::String)),
+    ] {
+        if let Some(f) = fields.iter().find(|f| f.key == key) {
+            let (method, ident) = (
+                syn::Ident::new(key, proc_macro2::Span::call_site()),
+                &f.ident,
+            );
+            out.extend(quote! {
+                fn #method(&self) -> ::core::option::Option<&[#item]> {
+                    #p::AsList::as_list(&self.#ident)
+                }
+            });
+        }
+    }
+    out
+}
+
+/// `field(key)`: each field by its JSON key, as `Any`.
+fn field_method(fields: &[FieldAst]) -> TokenStream {
+    let keys = fields.iter().map(|f| &f.key);
+    let idents = fields.iter().map(|f| &f.ident);
+    quote! {
+        fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> {
+            match key {
+                #( #keys => ::core::option::Option::Some(&self.#idents), )*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+}
+
 /// The traits every type of the set implements the same way.
 fn field_type_impl(cx: &Cx<'_>, name: &syn::Ident) -> TokenStream {
     let (p, set) = (&cx.p, cx.set);
@@ -63,6 +100,8 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
     );
     let since = cx.version(comp.since.unwrap_or((25, 4, 1)));
     let pointer = format!("#/$defs/{ct}");
+    let lists = list_methods(p, &comp.fields);
+    let field = field_method(&comp.fields);
     let field_type = field_type_impl(cx, name);
     quote! {
         impl #name {
@@ -111,6 +150,8 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             fn name(&self) -> &str { #display_name }
             fn as_any(&self) -> &dyn ::core::any::Any { self }
             fn since(&self) -> #p::Version { Self::SINCE }
+            #lists
+            #field
         }
         #[automatically_derived]
         impl #p::Decode for #name {
@@ -214,6 +255,8 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         }
     });
     let open = v.extra.is_some();
+    let lists = list_methods(p, &v.fields);
+    let field = field_method(&v.fields);
     let family_fields = v.fields_of.as_ref().map(|(family, schema_name)| {
         quote! {
             #[automatically_derived]
@@ -234,6 +277,8 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
                 fn schema_properties(properties: &mut #p::JsonObject) {
                     #( #schema )*
                 }
+                #lists
+                #field
             }
         }
     });

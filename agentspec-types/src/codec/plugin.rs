@@ -32,6 +32,23 @@ pub trait FamilyFields: crate::codec::Decode + Clone + std::fmt::Debug + Partial
     const SCHEMA_NAME: &'static str;
     /// Adds the JSON Schema of each field to `properties`.
     fn schema_properties(properties: &mut JsonObject);
+    /// The `inputs` field, when the family has it and it is set.
+    fn inputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// The `outputs` field, when the family has it and it is set.
+    fn outputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// The `branches` field, when the family has it.
+    fn branches(&self) -> Option<&[String]> {
+        None
+    }
+    /// The field written as `key`, to downcast to its Rust type.
+    fn field(&self, key: &str) -> Option<&dyn std::any::Any> {
+        let _ = key;
+        None
+    }
 }
 
 /// The JSON Schema of the values of a field type, for a plugin component's schema:

@@ -410,6 +410,19 @@ impl<C: ComponentSet + Send> Document<C> {
         Ok((main, components))
     }
 
+    /// This document as the bundled types read it: itself when it is of them, else loaded
+    /// again from its value, with the plugins it was loaded with.
+    pub(crate) fn as_bundled(&self) -> Result<std::borrow::Cow<'_, crate::Document>, LoadError>
+    where
+        C: Sync + 'static,
+    {
+        if let Some(doc) = (self as &dyn std::any::Any).downcast_ref::<crate::Document>() {
+            return Ok(std::borrow::Cow::Borrowed(doc));
+        }
+        let value = self.to_value_with(&WriteOptions::new().include_secrets(true));
+        self.reload.load(&value).map(std::borrow::Cow::Owned)
+    }
+
     /// The root component.
     pub fn root(&self) -> &C {
         &self.root

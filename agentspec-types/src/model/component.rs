@@ -1,6 +1,7 @@
 //! What every component has, whatever its type, and what may stand where a component is
 //! expected.
 
+use crate::JsonObject;
 use crate::version::Version;
 
 /// What every component has, whatever its type.
@@ -18,6 +19,25 @@ pub trait ComponentInfo: Sync {
     fn since(&self) -> Version;
     /// The plugin component (a type the schemas do not define), when it is one.
     fn as_plugin(&self) -> Option<&super::plugin::Plugin> {
+        None
+    }
+    /// Its `inputs` (JSON Schemas of properties), when it has them and they are set.
+    fn inputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// Its `outputs`, when it has them and they are set.
+    fn outputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// Its `branches` (nodes), when it has them.
+    fn branches(&self) -> Option<&[String]> {
+        None
+    }
+    /// The field written as `key`, to downcast to its Rust type
+    /// (`c.field("retry_policy")?.downcast_ref::<Option<RetryPolicy>>()`); `None` when the
+    /// component has no such field.
+    fn field(&self, key: &str) -> Option<&dyn std::any::Any> {
+        let _ = key;
         None
     }
 }

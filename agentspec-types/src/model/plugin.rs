@@ -44,6 +44,23 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     ) {
         let _ = (at, f);
     }
+    /// Its `inputs`, when it has them (those of the family it extends).
+    fn inputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// Its `outputs`, when it has them.
+    fn outputs(&self) -> Option<&[JsonObject]> {
+        None
+    }
+    /// Its `branches`, when it has them.
+    fn branches(&self) -> Option<&[String]> {
+        None
+    }
+    /// The field written as `key`, to downcast to its Rust type.
+    fn field(&self, key: &str) -> Option<&dyn Any> {
+        let _ = key;
+        None
+    }
     /// The inputs, outputs and branches its other fields imply, which validation checks
     /// the written ones against (`#[component(io = path)]`); nothing by default.
     fn inferred_io(&self) -> InferredIo {
@@ -120,6 +137,18 @@ impl crate::ComponentInfo for Plugin {
     fn as_plugin(&self) -> Option<&Plugin> {
         Some(self)
     }
+    fn inputs(&self) -> Option<&[JsonObject]> {
+        self.0.inputs()
+    }
+    fn outputs(&self) -> Option<&[JsonObject]> {
+        self.0.outputs()
+    }
+    fn branches(&self) -> Option<&[String]> {
+        self.0.branches()
+    }
+    fn field(&self, key: &str) -> Option<&dyn Any> {
+        self.0.field(key)
+    }
 }
 
 /// A walk visits the plugin component, then the components its fields hold and their
@@ -150,16 +179,36 @@ pub struct RawComponent {
     id: String,
     name: String,
     body: JsonObject,
+    /// `inputs`, `outputs` and `branches` as read, when they are lists of their kind.
+    inputs: Option<Vec<JsonObject>>,
+    outputs: Option<Vec<JsonObject>>,
+    branches: Option<Vec<String>>,
 }
 
 impl RawComponent {
     /// A raw component of `body`, an object with a string `component_type`.
     pub fn new(body: JsonObject) -> Option<Self> {
         let text = |k: &str| body.get(k).and_then(serde_json::Value::as_str);
+        let properties = |k: &str| -> Option<Vec<JsonObject>> {
+            body.get(k)?
+                .as_array()?
+                .iter()
+                .map(|p| p.as_object().cloned())
+                .collect()
+        };
+        let branches = body.get("branches").and_then(|b| {
+            b.as_array()?
+                .iter()
+                .map(|b| b.as_str().map(str::to_owned))
+                .collect()
+        });
         Some(RawComponent {
             component_type: text("component_type")?.to_owned(),
             id: text("id").unwrap_or_default().to_owned(),
             name: text("name").unwrap_or_default().to_owned(),
+            inputs: properties("inputs"),
+            outputs: properties("outputs"),
+            branches,
             body,
         })
     }
@@ -180,6 +229,19 @@ impl RawComponent {
 impl PluginComponent for RawComponent {
     fn component_type(&self) -> &str {
         &self.component_type
+    }
+    fn inputs(&self) -> Option<&[JsonObject]> {
+        self.inputs.as_deref()
+    }
+    fn outputs(&self) -> Option<&[JsonObject]> {
+        self.outputs.as_deref()
+    }
+    fn branches(&self) -> Option<&[String]> {
+        self.branches.as_deref()
+    }
+    /// A key as read: a `serde_json::Value`.
+    fn field(&self, key: &str) -> Option<&dyn Any> {
+        self.body.get(key).map(|v| v as &dyn Any)
     }
     fn id(&self) -> &str {
         &self.id

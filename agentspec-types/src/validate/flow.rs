@@ -6,6 +6,7 @@
     reason = "the rules share the module's helpers"
 )]
 use super::*;
+use crate::{BranchingNode, ControlFlowEdge, DataFlowEdge, EndNode, Flow, Node, StartNode};
 
 /// Nodes with one branch, `next`.
 pub(super) const SINGLE_BRANCH: [&str; 11] = [
@@ -23,20 +24,14 @@ pub(super) const SINGLE_BRANCH: [&str; 11] = [
 ];
 
 /// The branches a node has, by its type (`None`: taken as declared).
-pub(super) fn inferred_branches(body: &Map<String, Value>) -> Option<Vec<String>> {
-    match str_of(body, "component_type") {
+pub(super) fn inferred_branches(c: &dyn ComponentInfo) -> Option<Vec<String>> {
+    if let Some(b) = typed::<BranchingNode>(c) {
+        let mut branches: BTreeSet<String> = b.mapping.values().cloned().collect();
+        branches.insert("default".into());
+        return Some(branches.into_iter().collect());
+    }
+    match c.component_type() {
         "EndNode" => Some(Vec::new()),
-        "BranchingNode" => {
-            let mut b: BTreeSet<String> = body
-                .get("mapping")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .filter_map(|(_, v)| v.as_str().map(str::to_owned))
-                .collect();
-            b.insert("default".into());
-            Some(b.into_iter().collect())
-        }
         "AgentNode" => None,
         t if SINGLE_BRANCH.contains(&t) => Some(vec!["next".into()]),
         _ => None,
@@ -44,53 +39,72 @@ pub(super) fn inferred_branches(body: &Map<String, Value>) -> Option<Vec<String>
 }
 
 /// The branches of a node as written (what edges may name).
-pub(super) fn branches(body: &Map<String, Value>) -> Vec<String> {
-    body.get("branches")
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+pub(super) fn branches(c: &dyn ComponentInfo) -> Vec<String> {
+    c.branches().map(<[String]>::to_vec).unwrap_or_default()
+}
+
+/// The nodes of a flow, resolved, with their pointers.
+fn flow_nodes<'a>(index: &Index<'a>, flow: &'a Flow, pointer: &str) -> Vec<Seen<'a>> {
+    flow.nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| index.resolve(n, &token(&token(pointer, "nodes"), &i.to_string())))
+        .collect()
+}
+
+/// The id of the node at a position (empty when it resolves to nothing).
+fn id_at<'a>(index: &Index<'a>, position: &'a crate::RefOr<Node>) -> String {
+    index
+        .get(position)
+        .map(|n| n.id().to_owned())
         .unwrap_or_default()
+}
+
+/// The control edges of a flow, resolved, with their pointers.
+fn control_edges<'a>(
+    index: &Index<'a>,
+    flow: &'a Flow,
+    pointer: &str,
+) -> Vec<(&'a ControlFlowEdge, &'a dyn ComponentInfo, String)> {
+    flow.control_flow_connections
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let at = token(&token(pointer, "control_flow_connections"), &i.to_string());
+            let seen = index.resolve(e, &at)?;
+            typed::<ControlFlowEdge>(seen.c).map(|edge| (edge, seen.c, seen.pointer))
+        })
+        .collect()
 }
 
 /// Flow rules: start and end nodes, edges inside the flow, branches, data edges and types,
 /// flow inputs and outputs.
-pub(super) fn flow(
+pub(super) fn flow<'a>(
     report: &mut Report,
-    index: &Index<'_>,
-    body: &Map<String, Value>,
+    index: &Index<'a>,
+    body: &'a dyn ComponentInfo,
+    flow: &'a Flow,
     pointer: &str,
 ) {
-    let mut nodes: Vec<(&Map<String, Value>, String)> = Vec::new();
-    for (i, n) in list(body, "nodes").enumerate() {
-        if let Some(found) = index.resolve(n, &token(&token(pointer, "nodes"), &i.to_string())) {
-            nodes.push(found);
-        }
-    }
-    let id_of = |m: &Map<String, Value>| str_of(m, "id").to_owned();
-    let ids: HashSet<String> = nodes.iter().map(|(n, _)| id_of(n)).collect();
-    let starts: Vec<&(&Map<String, Value>, String)> = nodes
+    let nodes = flow_nodes(index, flow, pointer);
+    let ids: HashSet<String> = nodes.iter().map(|n| n.c.id().to_owned()).collect();
+    let starts = nodes
         .iter()
-        .filter(|(n, _)| str_of(n, "component_type") == "StartNode")
-        .collect();
-    if starts.len() != 1 {
+        .filter(|n| typed::<StartNode>(n.c).is_some())
+        .count();
+    if starts != 1 {
         report.error(
             "flow-start-node",
             body,
             token(pointer, "nodes"),
-            format!(
-                "a flow has exactly one StartNode in `nodes`, found {}",
-                starts.len()
-            ),
+            format!("a flow has exactly one StartNode in `nodes`, found {starts}"),
         );
     }
-    let start = body
-        .get("start_node")
-        .and_then(|s| index.resolve(s, &token(pointer, "start_node")));
-    let start_id = start.as_ref().map(|(s, _)| id_of(s)).unwrap_or_default();
+    let start = index.resolve(&flow.start_node, &token(pointer, "start_node"));
+    let start_id = start
+        .as_ref()
+        .map(|s| s.c.id().to_owned())
+        .unwrap_or_default();
     if !ids.contains(&start_id) {
         report.error(
             "flow-start-node",
@@ -101,8 +115,8 @@ pub(super) fn flow(
     }
     let ends: Vec<String> = nodes
         .iter()
-        .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
-        .map(|(n, _)| id_of(n))
+        .filter(|n| typed::<EndNode>(n.c).is_some())
+        .map(|n| n.c.id().to_owned())
         .collect();
     if ends.is_empty() {
         report.error(
@@ -112,51 +126,37 @@ pub(super) fn flow(
             "a flow has at least one EndNode",
         );
     }
-    let by_id: HashMap<String, &Map<String, Value>> =
-        nodes.iter().map(|(n, _)| (id_of(n), *n)).collect();
+    let by_id: HashMap<String, &dyn ComponentInfo> =
+        nodes.iter().map(|n| (n.c.id().to_owned(), n.c)).collect();
     let mut outgoing: HashMap<String, usize> = HashMap::new();
     let mut incoming: HashMap<String, usize> = HashMap::new();
-    for (i, e) in list(body, "control_flow_connections").enumerate() {
-        let at = token(&token(pointer, "control_flow_connections"), &i.to_string());
-        let Some((edge, at)) = index.resolve(e, &at) else {
-            continue;
-        };
-        let from = edge
-            .get("from_node")
-            .and_then(|n| index.resolve(n, ""))
-            .map(|(n, _)| id_of(n))
-            .unwrap_or_default();
-        let to = edge
-            .get("to_node")
-            .and_then(|n| index.resolve(n, ""))
-            .map(|(n, _)| id_of(n))
-            .unwrap_or_default();
+    let edges = control_edges(index, flow, pointer);
+    for (edge, edge_c, at) in &edges {
+        let from = id_at(index, &edge.from_node);
+        let to = id_at(index, &edge.to_node);
         for (end, id) in [("from_node", &from), ("to_node", &to)] {
             if !ids.contains(id) {
                 report.error(
                     "edge-node-not-in-flow",
-                    edge,
-                    token(&at, end),
+                    *edge_c,
+                    token(at, end),
                     format!("`{id}` is not one of the flow's nodes"),
                 );
             }
         }
         *outgoing.entry(from.clone()).or_default() += 1;
         *incoming.entry(to).or_default() += 1;
-        if let (Some(branch), Some(source)) = (
-            edge.get("from_branch").and_then(Value::as_str),
-            by_id.get(&from),
-        ) {
-            let known = match branches(source) {
+        if let (Some(branch), Some(source)) = (&edge.from_branch, by_id.get(&from)) {
+            let known = match branches(*source) {
                 // Branches left out are the node type's own.
-                b if b.is_empty() => inferred_branches(source).unwrap_or_default(),
+                b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
                 b => b,
             };
             if !known.iter().any(|b| b == branch) {
                 report.error(
                     "unknown-branch",
-                    edge,
-                    token(&at, "from_branch"),
+                    *edge_c,
+                    token(at, "from_branch"),
                     format!("`{branch}` is not a branch of `{from}` (branches: {known:?})"),
                 );
             }
@@ -190,14 +190,14 @@ pub(super) fn flow(
             );
         }
     }
-    unreachable(report, index, body, pointer, &nodes, &start_id);
+    unreachable(report, index, body, flow, pointer, &nodes, &start_id);
     end_outputs_agree(report, body, pointer, &nodes);
-    inputs_fed(report, index, body, &nodes);
-    data_edges(report, index, body, pointer, &ids);
-    if let Some((start, _)) = &start
-        && body.get("inputs").is_some_and(Value::is_array)
+    inputs_fed(report, index, body, flow, &nodes);
+    data_edges(report, index, flow, pointer, &ids);
+    if let Some(start) = &start
+        && has(body, "inputs")
     {
-        let (f, s) = (titles(body, "inputs"), titles(start, "inputs"));
+        let (f, s) = (titles(body, "inputs"), titles(start.c, "inputs"));
         if f.iter().collect::<BTreeSet<_>>() != s.iter().collect::<BTreeSet<_>>() {
             report.error(
                 "flow-inputs",
@@ -207,7 +207,7 @@ pub(super) fn flow(
             );
         }
     }
-    for (i, output) in list(body, "outputs").enumerate() {
+    for (i, output) in list(body, "outputs").iter().enumerate() {
         let title = title_of(output);
         if output.get("default").is_some() {
             continue;
@@ -215,7 +215,7 @@ pub(super) fn flow(
         for end in &ends {
             if by_id
                 .get(end)
-                .is_some_and(|e| property(e, "outputs", title).is_none())
+                .is_some_and(|e| property(*e, "outputs", title).is_none())
             {
                 let message = format!(
                     "the output `{title}` has no default, so every EndNode must output it; `{end}` does not"
@@ -232,39 +232,34 @@ pub(super) fn flow(
 }
 
 /// EndNode outputs with one title have one type.
-pub(super) fn end_outputs_agree(
+fn end_outputs_agree(
     report: &mut Report,
-    body: &Map<String, Value>,
+    body: &dyn ComponentInfo,
     pointer: &str,
-    nodes: &[(&Map<String, Value>, String)],
+    nodes: &[Seen<'_>],
 ) {
-    let shape = |v: &Value| {
-        v.as_object().map(|m| {
-            m.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "title" | "description" | "default"))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect::<Map<_, _>>()
-        })
+    let shape = |m: &JsonObject| {
+        m.iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "title" | "description" | "default"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Map<_, _>>()
     };
-    let mut first: HashMap<String, (Option<Map<String, Value>>, String)> = HashMap::new();
-    for (node, _) in nodes
-        .iter()
-        .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
-    {
-        for output in list(node, "outputs") {
+    let mut first: HashMap<String, (Map<String, Value>, String)> = HashMap::new();
+    for node in nodes.iter().filter(|n| typed::<EndNode>(n.c).is_some()) {
+        for output in list(node.c, "outputs") {
             let title = title_of(output).to_owned();
             let this = shape(output);
             match first.get(&title) {
                 Some((other, other_end)) if *other != this => {
                     let message = format!(
                         "the EndNodes `{other_end}` and `{}` give the output `{title}` different types",
-                        str_of(node, "id")
+                        node.c.id()
                     );
                     report.error("flow-outputs", body, token(pointer, "nodes"), message);
                 }
                 Some(_) => {}
                 None => {
-                    first.insert(title, (this, str_of(node, "id").to_owned()));
+                    first.insert(title, (this, node.c.id().to_owned()));
                 }
             }
         }
@@ -273,48 +268,45 @@ pub(super) fn end_outputs_agree(
 
 /// Warns about inputs without default that no data edge feeds, when the flow has data edges;
 /// an input named like one of the flow's inputs counts as provided by it.
-pub(super) fn inputs_fed(
+fn inputs_fed<'a>(
     report: &mut Report,
-    index: &Index<'_>,
-    body: &Map<String, Value>,
-    nodes: &[(&Map<String, Value>, String)],
+    index: &Index<'a>,
+    body: &dyn ComponentInfo,
+    flow: &'a Flow,
+    nodes: &[Seen<'a>],
 ) {
-    let Some(edges) = body
-        .get("data_flow_connections")
-        .and_then(Value::as_array)
+    let Some(edges) = flow
+        .data_flow_connections
+        .as_ref()
         .filter(|e| !e.is_empty())
     else {
         return;
     };
     let mut fed = HashSet::new();
     for e in edges {
-        let Some((edge, _)) = index.resolve(e, "") else {
+        let Some(edge) = index.get(e).and_then(typed::<DataFlowEdge>) else {
             continue;
         };
-        let to = edge
-            .get("destination_node")
-            .and_then(|n| index.resolve(n, ""))
-            .map(|(n, _)| str_of(n, "id").to_owned());
         fed.insert((
-            to.unwrap_or_default(),
-            str_of(edge, "destination_input").to_owned(),
+            id_at(index, &edge.destination_node),
+            edge.destination_input.clone(),
         ));
     }
     let flow_inputs: HashSet<String> = titles(body, "inputs").into_iter().collect();
-    for (node, node_pointer) in nodes {
-        if str_of(node, "component_type") == "StartNode" {
+    for node in nodes {
+        if typed::<StartNode>(node.c).is_some() {
             continue;
         }
-        for (i, input) in list(node, "inputs").enumerate() {
+        for (i, input) in list(node.c, "inputs").iter().enumerate() {
             let title = title_of(input);
             if input.get("default").is_none()
                 && !flow_inputs.contains(title)
-                && !fed.contains(&(str_of(node, "id").to_owned(), title.to_owned()))
+                && !fed.contains(&(node.c.id().to_owned(), title.to_owned()))
             {
-                let at = token(&token(node_pointer, "inputs"), &i.to_string());
+                let at = token(&token(&node.pointer, "inputs"), &i.to_string());
                 report.warning(
                     "input-not-fed",
-                    node,
+                    node.c,
                     at,
                     format!("no data edge feeds the input `{title}`, which has no default"),
                 );
@@ -324,26 +316,25 @@ pub(super) fn inputs_fed(
 }
 
 /// Warns about nodes no control edge path from the start node reaches.
-pub(super) fn unreachable(
+fn unreachable<'a>(
     report: &mut Report,
-    index: &Index<'_>,
-    body: &Map<String, Value>,
+    index: &Index<'a>,
+    body: &dyn ComponentInfo,
+    flow: &'a Flow,
     pointer: &str,
-    nodes: &[(&Map<String, Value>, String)],
+    nodes: &[Seen<'a>],
     start: &str,
 ) {
     let mut next: HashMap<String, Vec<String>> = HashMap::new();
-    for e in list(body, "control_flow_connections") {
-        let Some((edge, _)) = index.resolve(e, "") else {
+    for e in &flow.control_flow_connections {
+        let Some(edge) = index.get(e).and_then(typed::<ControlFlowEdge>) else {
             continue;
         };
-        let end = |k: &str| {
-            edge.get(k)
-                .and_then(|n| index.resolve(n, ""))
-                .map(|(n, _)| str_of(n, "id").to_owned())
-        };
-        if let (Some(from), Some(to)) = (end("from_node"), end("to_node")) {
-            next.entry(from).or_default().push(to);
+        let (from, to) = (index.get(&edge.from_node), index.get(&edge.to_node));
+        if let (Some(from), Some(to)) = (from, to) {
+            next.entry(from.id().to_owned())
+                .or_default()
+                .push(to.id().to_owned());
         }
     }
     let mut reached = HashSet::from([start.to_owned()]);
@@ -358,8 +349,8 @@ pub(super) fn unreachable(
     // Nodes from which an EndNode can be reached, walking the edges backwards.
     let mut can_end: HashSet<String> = nodes
         .iter()
-        .filter(|(n, _)| str_of(n, "component_type") == "EndNode")
-        .map(|(n, _)| str_of(n, "id").to_owned())
+        .filter(|n| typed::<EndNode>(n.c).is_some())
+        .map(|n| n.c.id().to_owned())
         .collect();
     let mut changed = true;
     while changed {
@@ -371,15 +362,15 @@ pub(super) fn unreachable(
             }
         }
     }
-    for (i, (node, _)) in nodes.iter().enumerate() {
-        let id = str_of(node, "id");
+    for (i, node) in nodes.iter().enumerate() {
+        let id = node.c.id();
         if reached.contains(id) && !can_end.contains(id) && !can_end.is_empty() {
             let at = token(&token(pointer, "nodes"), &i.to_string());
             report.warning("no-path-to-end", body, at, format!("no EndNode can be reached from the node `{id}` (a dead end, or a cycle with no way out)"));
         }
     }
-    for (i, (node, _)) in nodes.iter().enumerate() {
-        let id = str_of(node, "id");
+    for (i, node) in nodes.iter().enumerate() {
+        let id = node.c.id();
         if !start.is_empty() && !reached.contains(id) {
             let at = token(&token(pointer, "nodes"), &i.to_string());
             report.warning(
@@ -392,69 +383,73 @@ pub(super) fn unreachable(
     }
 }
 
-pub(super) fn data_edges(
+fn data_edges<'a>(
     report: &mut Report,
-    index: &Index<'_>,
-    body: &Map<String, Value>,
+    index: &Index<'a>,
+    flow: &'a Flow,
     pointer: &str,
     ids: &HashSet<String>,
 ) {
-    for (i, e) in list(body, "data_flow_connections").enumerate() {
+    for (i, e) in flow.data_flow_connections.iter().flatten().enumerate() {
         let at = token(&token(pointer, "data_flow_connections"), &i.to_string());
-        let Some((edge, at)) = index.resolve(e, &at) else {
+        let Some(seen) = index.resolve(e, &at) else {
             continue;
         };
-        let source = edge.get("source_node").and_then(|n| index.resolve(n, ""));
-        let destination = edge
-            .get("destination_node")
-            .and_then(|n| index.resolve(n, ""));
-        let (Some((source, _)), Some((destination, _))) = (source, destination) else {
+        let (edge_c, at) = (seen.c, seen.pointer);
+        let Some(edge) = typed::<DataFlowEdge>(edge_c) else {
+            continue;
+        };
+        let (Some(source), Some(destination)) = (
+            index.get(&edge.source_node),
+            index.get(&edge.destination_node),
+        ) else {
             continue;
         };
         for (end, node) in [("source_node", source), ("destination_node", destination)] {
-            let id = str_of(node, "id");
+            let id = node.id();
             if !ids.contains(id) {
                 report.error(
                     "edge-node-not-in-flow",
-                    edge,
+                    edge_c,
                     token(&at, end),
                     format!("`{id}` is not one of the flow's nodes"),
                 );
             }
         }
-        let output = str_of(edge, "source_output");
-        let input = str_of(edge, "destination_input");
+        let output = edge.source_output.as_str();
+        let input = edge.destination_input.as_str();
         let from = property(source, "outputs", output);
         let to = property(destination, "inputs", input);
         if from.is_none() {
             report.error(
                 "data-edge-output",
-                edge,
+                edge_c,
                 token(&at, "source_output"),
-                format!("`{}` has no output `{output}`", str_of(source, "id")),
+                format!("`{}` has no output `{output}`", source.id()),
             );
         }
         if to.is_none() {
             report.error(
                 "data-edge-input",
-                edge,
+                edge_c,
                 token(&at, "destination_input"),
-                format!("`{}` has no input `{input}`", str_of(destination, "id")),
+                format!("`{}` has no input `{input}`", destination.id()),
             );
         }
-        if let (Some(a), Some(b)) = (from, to)
-            && !castable(a, b)
-        {
-            report.error(
-                "data-edge-type",
-                edge,
-                at.clone(),
-                format!(
-                    "the output `{output}` ({}) does not convert to the input `{input}` ({})",
-                    type_name(a),
-                    type_name(b)
-                ),
-            );
+        if let (Some(a), Some(b)) = (from, to) {
+            let (a, b) = (schema_value(a), schema_value(b));
+            if !castable(&a, &b) {
+                report.error(
+                    "data-edge-type",
+                    edge_c,
+                    at.clone(),
+                    format!(
+                        "the output `{output}` ({}) does not convert to the input `{input}` ({})",
+                        type_name(&a),
+                        type_name(&b)
+                    ),
+                );
+            }
         }
     }
 }

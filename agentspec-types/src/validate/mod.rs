@@ -1,34 +1,24 @@
 //! Semantic validation: the rules of the language that the schema cannot express (flow
 //! structure, inputs and outputs, data edges, property schemas, component values), checked
-//! on the written document — whose layout is the source's, so pointers point into the file.
+//! on the typed document. Each diagnostic points where the document writes what it is
+//! about; a document loaded from text also gets line and column.
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::version::Version;
+use crate::model::component::ComponentInfo;
+use crate::{Component, JsonObject};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod flow;
+mod index;
 mod nodes;
 mod types;
 
 use flow::{branches, flow, inferred_branches};
+use index::{Index, Seen, has, list, typed};
 use nodes::{inferred_io, node, retry_policies, section_seven, values};
 pub(crate) use types::castable;
 pub(crate) use types::type_name;
-
-/// A component of the document: its body and where it stands.
-struct Seen<'a> {
-    body: &'a Map<String, Value>,
-    pointer: String,
-}
-
-/// The document's components and `$referenced_components` entries, for rules to look at.
-struct Index<'a> {
-    /// Every `$referenced_components` entry by key.
-    entries: HashMap<&'a str, Seen<'a>>,
-    /// Every component body, in document order.
-    components: Vec<Seen<'a>>,
-}
 
 fn token(pointer: &str, t: &str) -> String {
     let mut p = pointer.to_owned();
@@ -36,98 +26,34 @@ fn token(pointer: &str, t: &str) -> String {
     p
 }
 
-impl<'a> Index<'a> {
-    fn build(root: &'a Value) -> Index<'a> {
-        let mut index = Index {
-            entries: HashMap::new(),
-            components: Vec::new(),
-        };
-        let mut stack: Vec<(&'a Value, String)> = vec![(root, String::new())];
-        while let Some((value, pointer)) = stack.pop() {
-            match value {
-                Value::Object(map) => {
-                    if map.get("component_type").is_some_and(Value::is_string) {
-                        index.components.push(Seen {
-                            body: map,
-                            pointer: pointer.clone(),
-                        });
-                    }
-                    if let Some(Value::Object(entries)) = map.get("$referenced_components") {
-                        for (k, v) in entries {
-                            if let Value::Object(body) = v {
-                                let p = token(&token(&pointer, "$referenced_components"), k);
-                                index
-                                    .entries
-                                    .entry(k.as_str())
-                                    .or_insert(Seen { body, pointer: p });
-                            }
-                        }
-                    }
-                    for (k, v) in map.iter().rev() {
-                        stack.push((v, token(&pointer, k)));
-                    }
-                }
-                Value::Array(items) => {
-                    for (i, v) in items.iter().enumerate().rev() {
-                        stack.push((v, token(&pointer, &i.to_string())));
-                    }
-                }
-                _ => {}
-            }
-        }
-        index
-    }
-
-    /// The component at a position (following a reference), with the pointer of its body.
-    fn resolve(&self, value: &'a Value, pointer: &str) -> Option<(&'a Map<String, Value>, String)> {
-        let map = value.as_object()?;
-        match map.get("$component_ref").and_then(Value::as_str) {
-            Some(id) => self.entries.get(id).map(|s| (s.body, s.pointer.clone())),
-            None => Some((map, pointer.to_owned())),
-        }
-    }
-}
-
-/// The items of the array at `key` (none when it is absent or not an array).
-fn list<'v>(map: &'v Map<String, Value>, key: &str) -> impl Iterator<Item = &'v Value> {
-    map.get(key).and_then(Value::as_array).into_iter().flatten()
-}
-
 /// A property's title (a property without one is named `property`).
-fn title_of(property: &Value) -> &str {
+fn title_of(property: &JsonObject) -> &str {
     property
         .get("title")
         .and_then(Value::as_str)
         .unwrap_or("property")
 }
 
-fn str_of<'v>(map: &'v Map<String, Value>, key: &str) -> &'v str {
-    map.get(key).and_then(Value::as_str).unwrap_or("")
+fn describe(c: &dyn ComponentInfo) -> String {
+    format!("{} `{}` ({})", c.component_type(), c.name(), c.id())
 }
 
-fn describe(body: &Map<String, Value>) -> String {
-    format!(
-        "{} `{}` ({})",
-        str_of(body, "component_type"),
-        str_of(body, "name"),
-        str_of(body, "id")
-    )
-}
-
-/// The titles of a list of properties (`inputs`, `outputs`), in order.
-fn titles(body: &Map<String, Value>, key: &str) -> Vec<String> {
-    body.get(key)
-        .and_then(Value::as_array)
-        .map(|list| list.iter().map(|p| title_of(p).to_owned()).collect())
-        .unwrap_or_default()
-}
-
-/// The property titled `title` (a property without a title is named `property`).
-fn property<'v>(body: &'v Map<String, Value>, key: &str, title: &str) -> Option<&'v Value> {
-    body.get(key)?
-        .as_array()?
+/// The titles of a component's inputs or outputs (`key`), in order.
+fn titles(c: &dyn ComponentInfo, key: &str) -> Vec<String> {
+    list(c, key)
         .iter()
-        .find(|p| title_of(p) == title)
+        .map(|p| title_of(p).to_owned())
+        .collect()
+}
+
+/// The property of a component's inputs or outputs (`key`) titled `title`.
+fn property<'v>(c: &'v dyn ComponentInfo, key: &str, title: &str) -> Option<&'v JsonObject> {
+    list(c, key).iter().find(|p| title_of(p) == title)
+}
+
+/// A property schema as a JSON value (for the conversion rules).
+fn schema_value(p: &JsonObject) -> Value {
+    Value::Object(p.clone())
 }
 
 /// `{{ name }}` placeholders of a template (names of `\w` characters), deduplicated.
@@ -155,13 +81,13 @@ impl Report {
     fn error(
         &mut self,
         code: &'static str,
-        body: &Map<String, Value>,
+        c: &dyn ComponentInfo,
         pointer: String,
         rule: impl std::fmt::Display,
     ) {
         self.diagnostics.push(Diagnostic::error(
             code,
-            format!("{}: {rule}", describe(body)),
+            format!("{}: {rule}", describe(c)),
             pointer,
             None,
         ));
@@ -170,38 +96,35 @@ impl Report {
     fn warning(
         &mut self,
         code: &'static str,
-        body: &Map<String, Value>,
+        c: &dyn ComponentInfo,
         pointer: String,
         rule: impl std::fmt::Display,
     ) {
         self.diagnostics.push(Diagnostic::warning(
             code,
-            format!("{}: {rule}", describe(body)),
+            format!("{}: {rule}", describe(c)),
             pointer,
             None,
         ));
     }
 }
 
-impl<C: crate::codec::ComponentSet + Send + Sync> crate::document::Document<C> {
+impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Document<C> {
     /// Checks the rules of the language the schema cannot express: flow structure, inputs
     /// and outputs, data edges and their types, property schemas, component values and
     /// version gates. Every problem is reported, each with a code, a message naming the
     /// rule and the component, and a pointer; a document loaded from text (and not changed
     /// since) also gives each its line and column.
+    ///
+    /// The rules read the bundled component types; a document of another generated type set
+    /// is checked as the bundled types read it (its load errors, if they cannot, are the
+    /// diagnostics).
     pub fn validate(&self) -> Vec<Diagnostic> {
-        let value = self.to_value_with(&crate::WriteOptions::new().include_secrets(true));
-        let components = self.components();
-        let since: HashMap<&str, Version> = components
-            .iter()
-            .map(|c| (c.component_type(), c.since()))
-            .collect();
-        let plugins: HashMap<&str, crate::model::plugin::InferredIo> = components
-            .iter()
-            .filter_map(|c| c.as_plugin())
-            .map(|p| (p.get().id(), p.get().inferred_io()))
-            .collect();
-        let mut diagnostics = validate(&value, self.agentspec_version(), &since, &plugins);
+        let bundled = match self.as_bundled() {
+            Ok(doc) => doc,
+            Err(e) => return e.diagnostics,
+        };
+        let mut diagnostics = validate(bundled.root(), bundled.agentspec_version());
         if let Some(source) = &self.source
             && !diagnostics.is_empty()
         {
@@ -211,49 +134,38 @@ impl<C: crate::codec::ComponentSet + Send + Sync> crate::document::Document<C> {
     }
 }
 
-/// Validates a document written as a value (secrets may be placeholders); `since` gives the
-/// first version of each component type, `version` the document's.
-pub(crate) fn validate(
-    document: &Value,
-    version: Version,
-    since: &HashMap<&str, Version>,
-    plugins: &HashMap<&str, crate::model::plugin::InferredIo>,
-) -> Vec<Diagnostic> {
-    let index = Index::build(document);
+/// Validates the document whose root is `root`, declared at `version`.
+fn validate(root: &Component, version: crate::Version) -> Vec<Diagnostic> {
+    let index = Index::build(root);
     let mut report = Report {
         diagnostics: Vec::new(),
     };
-    for seen in &index.components {
-        let (body, pointer) = (seen.body, seen.pointer.as_str());
-        let ty = str_of(body, "component_type");
-        if let Some(&first) = since.get(ty)
-            && first > version
-        {
+    for (c, pointer) in &index.components {
+        let (c, pointer) = (*c, pointer.as_str());
+        let ty = c.component_type();
+        let first = c.since();
+        if first > version {
             report.error(
                 "version-too-old",
-                body,
+                c,
                 token(pointer, "component_type"),
                 format!("{ty} exists from Agent Spec {first}, and the document declares {version}"),
             );
         }
-        for list in ["inputs", "outputs"] {
-            properties(&mut report, body, pointer, list);
+        for key in ["inputs", "outputs"] {
+            properties(&mut report, c, pointer, key);
         }
-        match ty {
-            "Flow" => flow(&mut report, &index, body, pointer),
-            _ => match plugins.get(str_of(body, "id")) {
-                Some(io) if body.contains_key("component_plugin_name") => {
-                    nodes::plugin_io(&mut report, body, pointer, io);
-                }
-                _ => {
-                    node(&mut report, body, pointer);
-                    inferred_io(&mut report, &index, body, pointer);
-                }
-            },
+        if let Some(flow_) = typed::<crate::Flow>(c) {
+            flow(&mut report, &index, c, flow_, pointer);
+        } else if let Some(plugin) = c.as_plugin() {
+            nodes::plugin_io(&mut report, c, pointer, &plugin.get().inferred_io());
+        } else {
+            node(&mut report, c, pointer);
+            inferred_io(&mut report, &index, c, pointer);
         }
-        values(&mut report, body, pointer);
-        retry_policies(&mut report, body, pointer);
-        section_seven(&mut report, &index, body, pointer);
+        values(&mut report, c, pointer);
+        retry_policies(&mut report, c, pointer);
+        section_seven(&mut report, &index, c, pointer);
     }
     report.diagnostics
 }
@@ -264,10 +176,9 @@ const JSON_TYPES: [&str; 7] = [
 
 /// Property schemas: valid types, titles without forbidden characters, defaults of the type,
 /// no two properties with one title.
-fn properties(report: &mut Report, body: &Map<String, Value>, pointer: &str, list: &str) {
-    let Some(items) = body.get(list).and_then(Value::as_array) else {
-        return;
-    };
+fn properties(report: &mut Report, body: &dyn ComponentInfo, pointer: &str, key: &str) {
+    let list = key;
+    let items = index::list(body, key);
     let mut seen = HashSet::new();
     for (i, schema) in items.iter().enumerate() {
         let at = token(&token(pointer, list), &i.to_string());
@@ -339,10 +250,9 @@ fn keyword_problem(key: &str, value: &Value) -> Option<&'static str> {
     })
 }
 
-fn schema_rules(report: &mut Report, body: &Map<String, Value>, schema: &Value, at: &str) {
-    let mut stack = vec![(schema, at.to_owned())];
-    while let Some((s, p)) = stack.pop() {
-        let Some(map) = s.as_object() else { continue };
+fn schema_rules(report: &mut Report, body: &dyn ComponentInfo, schema: &JsonObject, at: &str) {
+    let mut stack: Vec<(&Map<String, Value>, String)> = vec![(schema, at.to_owned())];
+    while let Some((map, p)) = stack.pop() {
         for (key, value) in map {
             if let Some(expected) = keyword_problem(key, value) {
                 report.error(
@@ -394,7 +304,7 @@ fn schema_rules(report: &mut Report, body: &Map<String, Value>, schema: &Value, 
                 format!("the default {default} is not a {}", types.join(" or ")),
             );
         }
-        if let Some(items) = map.get("items") {
+        if let Some(Value::Object(items)) = map.get("items") {
             stack.push((items, token(&p, "items")));
         }
         for key in ["anyOf", "oneOf", "allOf"] {
@@ -405,7 +315,9 @@ fn schema_rules(report: &mut Report, body: &Map<String, Value>, schema: &Value, 
                 .flatten()
                 .enumerate()
             {
-                stack.push((alt, token(&token(&p, key), &i.to_string())));
+                if let Value::Object(alt) = alt {
+                    stack.push((alt, token(&token(&p, key), &i.to_string())));
+                }
             }
         }
         for (k, v) in map
@@ -414,7 +326,9 @@ fn schema_rules(report: &mut Report, body: &Map<String, Value>, schema: &Value, 
             .into_iter()
             .flatten()
         {
-            stack.push((v, token(&token(&p, "properties"), k)));
+            if let Value::Object(v) = v {
+                stack.push((v, token(&token(&p, "properties"), k)));
+            }
         }
     }
 }
