@@ -128,6 +128,8 @@ pub trait Encode {
 }
 
 /// The set of every concrete component type of one generated type set: the document root.
+/// It is implemented by the `Component` enum the generator emits
+/// (`#[agentspec(family = "Component", versions(...))]`); its hidden methods are the wire format.
 pub trait ComponentSet: ComponentInfo + crate::model::walk::Walk<Self> + Sized {
     /// Every Agent Spec version the schema files list, in order.
     const VERSIONS: &'static [Version];
@@ -135,6 +137,7 @@ pub trait ComponentSet: ComponentInfo + crate::model::walk::Walk<Self> + Sized {
     const TYPES: &'static [&'static str];
     /// Reads the body of an object whose `component_type` is `tag` (`None` with no
     /// diagnostic when `tag` is not a member).
+    #[doc(hidden)]
     fn decode_body(
         tag: &str,
         entries: Vec<Entry>,
@@ -143,6 +146,7 @@ pub trait ComponentSet: ComponentInfo + crate::model::walk::Walk<Self> + Sized {
         path: &Path<'_>,
     ) -> Option<Self>;
     /// Writes the keys of the component, without the enclosing braces.
+    #[doc(hidden)]
     fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
     /// A plugin component as a member of the set.
     fn plugin(component: crate::model::plugin::Plugin) -> Self;

@@ -18,8 +18,10 @@ pub trait FamilyFields: crate::codec::Decode + Clone + std::fmt::Debug + Partial
     type Family: crate::codec::Tagged;
     /// The JSON keys of the fields, in write order.
     const KEYS: &'static [&'static str];
+    #[doc(hidden)]
     /// Writes the fields' keys and values (no braces), but `$referenced_components`.
     fn encode_fields(&self, sink: &mut dyn Sink, cx: &Encoder);
+    #[doc(hidden)]
     /// Writes `$referenced_components` when it is not empty: last, after the plugin's keys.
     fn encode_referenced(&self, sink: &mut dyn Sink, cx: &Encoder);
     /// The `id` field (`""` when the family has none).
@@ -142,6 +144,7 @@ pub trait PluginType: PluginComponent + Sized {
     /// Its JSON Schema, in the published files' `Base<X>` form: an object with
     /// `component_type`, the base's fields, its own, and the plugin keys.
     fn json_schema() -> serde_json::Value;
+    #[doc(hidden)]
     /// Reads the body of an object whose `component_type` is [`Self::COMPONENT_TYPE`].
     fn decode_body(
         entries: Vec<crate::syntax::tree::Entry>,

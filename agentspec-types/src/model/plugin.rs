@@ -21,20 +21,25 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     fn since(&self) -> Version {
         Version::new(25, 4, 1)
     }
+    #[doc(hidden)]
     /// Writes every key of the component, `component_type` first, without the braces.
     fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder);
+    #[doc(hidden)]
     /// A copy, boxed.
     fn clone_box(&self) -> Box<dyn PluginComponent>;
+    #[doc(hidden)]
     /// Whether `other` is the same component.
     fn eq_dyn(&self, other: &dyn PluginComponent) -> bool;
     /// Itself, to downcast.
     fn as_any(&self) -> &dyn Any;
+    #[doc(hidden)]
     /// Calls `f` for every component held in its fields, at any depth, and for every
     /// non-empty `$referenced_components` map before its entries (the maps' component set
     /// erased: a walk over a set of components sees the maps of that set).
     fn visit_components<'a>(&'a self, f: &mut dyn FnMut(ErasedVisit<'a>)) {
         let _ = f;
     }
+    #[doc(hidden)]
     /// As [`visit_components`](PluginComponent::visit_components), with the JSON pointer of
     /// each in the written document; `at` is the component's pointer.
     fn visit_components_at<'a>(
