@@ -311,3 +311,27 @@ fn a_changed_document_no_longer_claims_source_positions() {
         "the content is equal"
     );
 }
+
+#[test]
+fn a_borrowed_text_is_located_when_written_again_and_a_file_always() {
+    let json = std::fs::read_to_string(fixture("negative/llmnode_extra_branch.json")).unwrap();
+    // hand-formatted: no longer the text the document writes
+    let edited = json.replace('\n', "\n ");
+    let located = |found: &[Diagnostic]| found.iter().all(|d| d.line > 0 && d.offset.is_some());
+    let from_str = Document::from_json_str(&edited).unwrap().validate();
+    assert!(!from_str.is_empty());
+    assert!(
+        from_str.iter().all(|d| d.line == 0 && d.offset.is_none()),
+        "a borrowed text that is not written again is not kept: {from_str:?}"
+    );
+    let path = std::env::temp_dir().join(format!("agentspec-edited-{}.json", std::process::id()));
+    std::fs::write(&path, &edited).unwrap();
+    let from_file = Document::from_path(&path).unwrap().validate();
+    std::fs::remove_file(&path).unwrap();
+    assert!(located(&from_file), "a file's text is kept: {from_file:?}");
+    let mut by_hand = from_str.clone();
+    locate(&mut by_hand, &edited, Format::Json);
+    assert_eq!(by_hand, from_file);
+    // the canonical text, borrowed, is recognized when written again
+    assert!(located(&Document::from_json_str(&json).unwrap().validate()));
+}

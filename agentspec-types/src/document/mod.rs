@@ -109,18 +109,50 @@ impl<C: PartialEq> PartialEq for Document<C> {
     }
 }
 
-/// The text a document was loaded from.
+/// The text a document was loaded from: the text itself when the loader owned it (a file, a
+/// reader), else its length and fingerprint, to recognize it when the document writes it
+/// again (no copy of a borrowed text is kept: a document stays smaller than its text).
 pub(crate) struct Loaded {
-    pub text: Box<str>,
     pub format: Format,
+    pub text: LoadedText,
+}
+
+pub(crate) enum LoadedText {
+    Owned(String),
+    Fingerprint { len: usize, hash: u64 },
+}
+
+impl Loaded {
+    /// The text, when it can be had: kept, or written again identically.
+    pub(crate) fn text<C: ComponentSet + Send + Sync>(
+        &self,
+        doc: &Document<C>,
+    ) -> Option<std::borrow::Cow<'_, str>> {
+        let (len, hash) = match &self.text {
+            LoadedText::Owned(text) => return Some(std::borrow::Cow::Borrowed(text)),
+            LoadedText::Fingerprint { len, hash } => (*len, *hash),
+        };
+        let all = WriteOptions::new().include_secrets(true);
+        let outputs: &[Output] = match self.format {
+            Format::Json => &[Output::JsonPretty, Output::JsonCompact],
+            Format::Yaml => &[Output::Yaml],
+        };
+        outputs.iter().find_map(|output| {
+            let text = doc.to_string_with(*output, &all);
+            let content = text.trim_end();
+            (content.len() == len && crate::syntax::fingerprint(content) == hash)
+                .then_some(std::borrow::Cow::Owned(text))
+        })
+    }
 }
 
 /// The text is not printed: it may hold secrets.
 impl fmt::Debug for Loaded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept = matches!(self.text, LoadedText::Owned(_));
         f.debug_struct("Loaded")
-            .field("bytes", &self.text.len())
             .field("format", &self.format)
+            .field("kept", &kept)
             .finish()
     }
 }
@@ -210,8 +242,12 @@ impl<C: ComponentSet + Send> Document<C> {
             Ok(mut doc) => {
                 doc.warnings = locate(doc.warnings);
                 doc.source = Some(std::sync::Arc::new(Loaded {
-                    text: text.into(),
                     format,
+                    // trailing whitespace aside: it holds nothing to point at
+                    text: LoadedText::Fingerprint {
+                        len: text.trim_end().len(),
+                        hash: crate::syntax::fingerprint(text.trim_end()),
+                    },
                 }));
                 Ok(doc)
             }
@@ -227,7 +263,21 @@ impl<C: ComponentSet + Send> Document<C> {
         reader
             .read_to_string(&mut text)
             .map_err(|e| LoadError::io(format!("cannot read the document: {e}")))?;
-        Self::from_str_as(&text, format)
+        Self::from_string_with(text, format, &LoadOptions::new())
+    }
+
+    /// Loads a text the loader owns, and keeps it to locate diagnostics found later.
+    fn from_string_with(
+        text: String,
+        format: Format,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
+        let mut doc = Self::from_str_with(&text, format, options)?;
+        doc.source = Some(std::sync::Arc::new(Loaded {
+            format,
+            text: LoadedText::Owned(text),
+        }));
+        Ok(doc)
     }
 
     /// Loads a file; the format comes from its extension, else from its first character.
@@ -243,11 +293,8 @@ impl<C: ComponentSet + Send> Document<C> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
-        Self::from_str_with(
-            &text,
-            Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
-            options,
-        )
+        let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
+        Self::from_string_with(text, format, options)
     }
 
     /// Loads a document from a `serde_json::Value` (diagnostics have no line and column).

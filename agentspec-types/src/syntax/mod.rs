@@ -83,3 +83,37 @@ pub(crate) fn depth_of(tree: &Node) -> usize {
     }
     deepest
 }
+
+/// A fast 64-bit fingerprint of a text (not cryptographic): whether a text written again is
+/// the one a document was read from.
+pub(crate) fn fingerprint(text: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+    let bytes = text.as_bytes();
+    // four independent lanes over 32-byte blocks, so the multiplications overlap
+    let mut lanes = [bytes.len() as u64, 1, 2, 3];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (lane, chunk) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane = mix(*lane, word(chunk));
+        }
+    }
+    let mut hash = lanes.iter().fold(0, |h, lane| mix(h, *lane));
+    for &b in blocks.remainder() {
+        hash = mix(hash, u64::from(b));
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fingerprints_tell_texts_apart() {
+        use super::fingerprint;
+        assert_eq!(fingerprint("abc"), fingerprint("abc"));
+        assert_ne!(fingerprint("abc"), fingerprint("abd"));
+        assert_ne!(fingerprint("{\"a\": 1}\n"), fingerprint("{\"a\": 1}"));
+        assert_ne!(fingerprint("12345678x"), fingerprint("12345678y"));
+    }
+}

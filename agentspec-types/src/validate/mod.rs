@@ -113,8 +113,10 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
     /// Checks the rules of the language the schema cannot express: flow structure, inputs
     /// and outputs, data edges and their types, property schemas, component values and
     /// version gates. Every problem is reported, each with a code, a message naming the
-    /// rule and the component, and a pointer; a document loaded from text (and not changed
-    /// since) also gives each its line and column.
+    /// rule and the component, and a pointer. A document loaded from text, and not changed
+    /// since, gives each its line and column: always for a file or a reader (their text is
+    /// kept), and for a borrowed string when the document writes that text again (as it
+    /// does what pyagentspec or this crate wrote); else [`locate`](crate::locate) adds them.
     ///
     /// The rules read the bundled component types; a document of another generated type set
     /// is checked as the bundled types read it (its load errors, if they cannot, are the
@@ -127,8 +129,9 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
         let mut diagnostics = validate(bundled.root(), bundled.agentspec_version());
         if let Some(source) = &self.source
             && !diagnostics.is_empty()
+            && let Some(text) = source.text(self)
         {
-            crate::document::locate(&mut diagnostics, &source.text, source.format);
+            crate::document::locate(&mut diagnostics, &text, source.format);
         }
         diagnostics
     }
