@@ -508,8 +508,8 @@ impl Emitter<'_> {
         let strukt = Struct {
             name: format!("{family}Fields"),
             doc: Some(format!(
-                "The fields every `{family}` has, for a plugin component that extends it \
-                 (`#[component(base)]`)."
+                "The fields every `{family}` has: the base field of a plugin component that \
+                 extends it."
             )),
             fields,
             open: false,

@@ -3375,7 +3375,7 @@ pub enum AgenticComponent {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AgenticComponent` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AgenticComponent` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = AgenticComponent)]
 pub struct AgenticComponentFields {
@@ -3410,7 +3410,7 @@ pub enum AnyLlmConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AnyLlmConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AnyLlmConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = AnyLlmConfig, schema_name = "LlmConfig")]
 pub struct AnyLlmConfigFields {
@@ -3441,7 +3441,7 @@ pub enum AnyOpenAiCompatibleConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AnyOpenAiCompatibleConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AnyOpenAiCompatibleConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     fields_of = AnyOpenAiCompatibleConfig,
@@ -3484,7 +3484,7 @@ pub enum AnySSETransport {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AnySSETransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AnySSETransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = AnySSETransport, schema_name = "SSETransport")]
 pub struct AnySSETransportFields {
@@ -3517,7 +3517,7 @@ pub enum AnyStreamableHTTPTransport {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AnyStreamableHTTPTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AnyStreamableHTTPTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     fields_of = AnyStreamableHTTPTransport,
@@ -3553,7 +3553,7 @@ pub enum AnyTlsOracleDatabaseConnectionConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AnyTlsOracleDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AnyTlsOracleDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     fields_of = AnyTlsOracleDatabaseConnectionConfig,
@@ -3587,7 +3587,7 @@ pub enum AuthConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `AuthConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `AuthConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = AuthConfig)]
 pub struct AuthConfigFields {
@@ -3636,7 +3636,7 @@ pub enum ClientTransport {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `ClientTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `ClientTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = ClientTransport)]
 pub struct ClientTransportFields {
@@ -3713,7 +3713,7 @@ pub enum ComponentWithIO {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `ComponentWithIO` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `ComponentWithIO` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = ComponentWithIO)]
 pub struct ComponentWithIOFields {
@@ -3740,7 +3740,7 @@ pub enum Datastore {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `Datastore` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `Datastore` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = Datastore)]
 pub struct DatastoreFields {
@@ -3767,7 +3767,7 @@ pub enum GeminiAuthConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `GeminiAuthConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `GeminiAuthConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = GeminiAuthConfig)]
 pub struct GeminiAuthConfigFields {
@@ -3792,7 +3792,7 @@ pub enum MessageTransform {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `MessageTransform` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `MessageTransform` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = MessageTransform)]
 pub struct MessageTransformFields {
@@ -3861,7 +3861,7 @@ pub enum Node {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `Node` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `Node` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = Node)]
 pub struct NodeFields {
@@ -3892,7 +3892,7 @@ pub enum OciClientConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `OciClientConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `OciClientConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = OciClientConfig)]
 pub struct OciClientConfigFields {
@@ -3916,7 +3916,7 @@ pub enum OracleDatabaseConnectionConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `OracleDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `OracleDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = OracleDatabaseConnectionConfig)]
 pub struct OracleDatabaseConnectionConfigFields {
@@ -3947,7 +3947,7 @@ pub enum PostgresDatabaseConnectionConfig {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `PostgresDatabaseConnectionConfig` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `PostgresDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = PostgresDatabaseConnectionConfig)]
 pub struct PostgresDatabaseConnectionConfigFields {
@@ -3991,7 +3991,7 @@ pub enum RemoteAgent {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `RemoteAgent` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `RemoteAgent` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = RemoteAgent)]
 pub struct RemoteAgentFields {
@@ -4020,7 +4020,7 @@ pub enum RemoteTransport {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `RemoteTransport` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `RemoteTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = RemoteTransport)]
 pub struct RemoteTransportFields {
@@ -4059,7 +4059,7 @@ pub enum Tool {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `Tool` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `Tool` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = Tool)]
 pub struct ToolFields {
@@ -4084,7 +4084,7 @@ pub enum ToolBox {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `ToolBox` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `ToolBox` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = ToolBox)]
 pub struct ToolBoxFields {
@@ -4235,7 +4235,7 @@ pub enum Component {
     /// A plugin component: a type the schemas do not define.
     Plugin(Plugin),
 }
-/// The fields every `Component` has, for a plugin component that extends it (`\#\[component(base)\]`).
+/// The fields every `Component` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(fields_of = Component)]
 pub struct ComponentFields {
