@@ -111,17 +111,17 @@ impl Swarm {
                 _ => cx.unknown_field(&entry, "Swarm", Self::FIELDS, path),
             }
         }
-        let id = slot_id.or_else(|| ::agentspec_types::__private::fresh_id());
-        let name = cx.required(slot_name, "name", "Swarm", offset, path);
-        let metadata = slot_metadata.or_else(|| Some(Default::default()));
-        let first_agent = cx
+        let field_id = slot_id.or_else(|| ::agentspec_types::__private::fresh_id());
+        let field_name = cx.required(slot_name, "name", "Swarm", offset, path);
+        let field_metadata = slot_metadata.or_else(|| Some(Default::default()));
+        let field_first_agent = cx
             .required(slot_first_agent, "first_agent", "Swarm", offset, path);
-        let handoff = slot_handoff
+        let field_handoff = slot_handoff
             .or_else(|| SwarmHandoff::HandoffMode(HandoffMode::Optional));
-        let api_key = slot_api_key.or_else(|| ::core::default::Default::default());
-        let referenced_components = slot_referenced_components
+        let field_api_key = slot_api_key.or_else(|| ::core::default::Default::default());
+        let field_referenced_components = slot_referenced_components
             .or_else(|| ::core::default::Default::default());
-        let handoff = match handoff {
+        let field_handoff = match field_handoff {
             ::core::option::Option::Some(SwarmHandoff::Bool(true)) => {
                 cx.warning(
                     "legacy-value",
@@ -136,13 +136,13 @@ impl Swarm {
             other => other,
         };
         let component = Swarm {
-            id: id?,
-            name: name?,
-            metadata: metadata?,
-            first_agent: first_agent?,
-            handoff: handoff?,
-            api_key: api_key?,
-            referenced_components: referenced_components?,
+            id: field_id?,
+            name: field_name?,
+            metadata: field_metadata?,
+            first_agent: field_first_agent?,
+            handoff: field_handoff?,
+            api_key: field_api_key?,
+            referenced_components: field_referenced_components?,
         };
         cx.define(
             ::agentspec_types::__private::ComponentInfo::id(&component),

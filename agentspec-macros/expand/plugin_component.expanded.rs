@@ -138,12 +138,12 @@ impl ::agentspec_types::plugin::PluginType for PluginRegexNode {
             offset,
             value: ::agentspec_types::__private::TreeValue::Object(base_entries),
         };
-        let base = <NodeFields as ::agentspec_types::__private::Decode>::decode(
+        let __base = <NodeFields as ::agentspec_types::__private::Decode>::decode(
             base_node,
             cx,
             path,
         );
-        let regex_pattern = cx
+        let field_regex_pattern = cx
             .required(
                 slot_regex_pattern,
                 "regex_pattern",
@@ -151,11 +151,11 @@ impl ::agentspec_types::plugin::PluginType for PluginRegexNode {
                 offset,
                 path,
             );
-        let port = slot_port.or_else(|| 8080);
+        let field_port = slot_port.or_else(|| 8080);
         let component = PluginRegexNode {
-            base: base?,
-            regex_pattern: regex_pattern?,
-            port: port?,
+            base: __base?,
+            regex_pattern: field_regex_pattern?,
+            port: field_port?,
         };
         cx.define(
             ::agentspec_types::__private::FamilyFields::id(&component.base),

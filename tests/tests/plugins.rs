@@ -532,3 +532,46 @@ fn plugin_integer_fields_report_values_out_of_their_range() {
         ]
     );
 }
+
+/// A plugin whose field names are those the derive's code uses for its own locals.
+#[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+#[component(plugin_name = "files", plugin_version = "1.0.0")]
+pub struct PluginFileReader {
+    #[component(base)]
+    pub base: agentspec_types::ComponentFields,
+    pub path: String,
+    pub offset: u64,
+    pub cx: Option<String>,
+    pub entries: Vec<String>,
+    pub entry: Option<String>,
+    pub f: Option<i64>,
+    pub at: Option<String>,
+    pub sink: Option<String>,
+    pub value: Option<String>,
+    pub component: Option<String>,
+    pub key: Option<String>,
+}
+
+#[test]
+fn plugin_field_names_do_not_clash_with_the_derive_s_own() {
+    let text = r#"{"component_type": "PluginFileReader", "id": "r", "name": "r", "description": null,
+        "metadata": {}, "path": "/tmp/x", "offset": 3, "cx": "c", "entries": ["a"], "entry": "e",
+        "f": 1, "at": "t", "sink": "s", "value": "v", "component": "k", "key": "y",
+        "component_plugin_name": "files", "component_plugin_version": "1.0.0",
+        "agentspec_version": "25.4.1"}"#;
+    let plugins = PluginRegistry::new().with::<PluginFileReader>().unwrap();
+    let options = LoadOptions::new().plugins(&plugins);
+    let doc = Document::from_str_with(text, Format::Json, &options).unwrap();
+    let Component::Plugin(p) = doc.root() else {
+        panic!("a plugin root")
+    };
+    let reader = p.downcast_ref::<PluginFileReader>().unwrap();
+    assert_eq!((reader.path.as_str(), reader.offset), ("/tmp/x", 3));
+    let written: Value = serde_json::from_str(&doc.to_json_pretty()).unwrap();
+    let original: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(written, original);
+    let missing = text.replace(r#""path": "/tmp/x", "#, "");
+    let err = Document::from_str_with(&missing, Format::Json, &options).unwrap_err();
+    let codes: Vec<(&str, &str)> = err.errors().map(|d| (d.code, d.pointer.as_str())).collect();
+    assert_eq!(codes, [("missing-field", "")]);
+}

@@ -41,6 +41,9 @@ pub struct FieldCode {
     pub finish: Vec<TokenStream>,
     pub upgrades: Vec<TokenStream>,
     pub names: Vec<Ident>,
+    /// The local holding each field's value once read (`field_<name>`: the caller's field
+    /// names cannot shadow the decoder's `cx`, `path` or `offset`).
+    pub locals: Vec<Ident>,
     /// Encoding, without `$referenced_components`.
     pub encode: Vec<TokenStream>,
     /// Encoding of `$referenced_components` (written last).
@@ -86,6 +89,7 @@ pub fn fields(
     for f in fields {
         let (ident, ty, key) = (&f.ident, &f.ty, f.key.as_str());
         let slot = format_ident!("slot_{}", ident.to_string().trim_start_matches("r#"));
+        let local = format_ident!("field_{}", ident.to_string().trim_start_matches("r#"));
         let field = cx.field_type(ty);
         code.slots
             .push(quote! { let mut #slot: #p::Slot<#ty> = #p::Slot::Absent; });
@@ -138,13 +142,13 @@ pub fn fields(
         });
         code.known.push(key.to_owned());
         code.finish.push(match &default {
-            None => quote! { let #ident = cx.required(#slot, #key, #owner, offset, path); },
-            Some(expr) => quote! { let #ident = #slot.or_else(|| #expr); },
+            None => quote! { let #local = cx.required(#slot, #key, #owner, offset, path); },
+            Some(expr) => quote! { let #local = #slot.or_else(|| #expr); },
         });
         for u in &f.upgrades {
             let (from, to, message) = (&u.from, &u.to, &u.message);
             code.upgrades.push(quote! {
-                let #ident = match #ident {
+                let #local = match #local {
                     ::core::option::Option::Some(#from) => {
                         cx.warning("legacy-value", #message, &path.key(#key), offset);
                         ::core::option::Option::Some(#to)
@@ -154,6 +158,7 @@ pub fn fields(
             });
         }
         code.names.push(ident.clone());
+        code.locals.push(local);
         if f.referenced {
             code.walk.push(quote! {
                 if !self.#ident.is_empty() { f(#p::Visit::Referenced(&self.#ident)); }

@@ -45,6 +45,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         arms,
         finish,
         names,
+        locals,
         encode,
         known,
         walk,
@@ -130,9 +131,9 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
                     offset,
                     value: #p::TreeValue::Object(base_entries),
                 };
-                let #base_ident = <#base_ty as #p::Decode>::decode(base_node, cx, path);
+                let __base = <#base_ty as #p::Decode>::decode(base_node, cx, path);
                 #( #finish )*
-                let component = #name { #base_ident: #base_ident?, #( #names: #names?, )* };
+                let component = #name { #base_ident: __base?, #( #names: #locals?, )* };
                 cx.define(#fields_trait::id(&component.#base_ident), offset, path);
                 ::core::option::Option::Some(component)
             }

@@ -82,6 +82,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
         finish,
         upgrades,
         names,
+        locals,
         encode,
         encode_referenced,
         known,
@@ -124,7 +125,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
                 }
                 #( #finish )*
                 #( #upgrades )*
-                let component = #name { #( #names: #names?, )* };
+                let component = #name { #( #names: #locals?, )* };
                 cx.define(#p::ComponentInfo::id(&component), offset, path);
                 ::core::option::Option::Some(component)
             }
@@ -204,6 +205,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         arms,
         finish,
         names,
+        locals,
         encode,
         encode_referenced,
         known,
@@ -318,7 +320,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
                     match entry.key.as_str() { #( #arms )* #extra_arm }
                 }
                 #( #finish )*
-                ::core::option::Option::Some(#name { #( #names: #names?, )* #extra_init })
+                ::core::option::Option::Some(#name { #( #names: #locals?, )* #extra_init })
             }
         }
         #[automatically_derived]
