@@ -18,6 +18,16 @@ impl Swarm {
         "$referenced_components",
     ];
     #[doc(hidden)]
+    #[allow(non_snake_case, clippy::all)]
+    fn __agentspec_default_metadata() -> Option<JsonObject> {
+        Some(Default::default())
+    }
+    #[doc(hidden)]
+    #[allow(non_snake_case, clippy::all)]
+    fn __agentspec_default_handoff() -> SwarmHandoff {
+        SwarmHandoff::HandoffMode(HandoffMode::Optional)
+    }
+    #[doc(hidden)]
     pub fn decode_body(
         entries: ::std::vec::Vec<::agentspec_types::__private::Entry>,
         offset: u32,
@@ -87,8 +97,7 @@ impl Swarm {
                                 & slot_handoff,
                                 ::agentspec_types::__private::Slot::Present(value) if { let
                                 default : SwarmHandoff =
-                                SwarmHandoff::HandoffMode(HandoffMode::Optional); * value !=
-                                default }
+                                Self::__agentspec_default_handoff(); * value != default }
                             )
                         },
                     );
@@ -113,11 +122,11 @@ impl Swarm {
         }
         let field_id = slot_id.or_else(|| ::agentspec_types::__private::fresh_id());
         let field_name = cx.required(slot_name, "name", "Swarm", offset, path);
-        let field_metadata = slot_metadata.or_else(|| Some(Default::default()));
+        let field_metadata = slot_metadata
+            .or_else(|| Self::__agentspec_default_metadata());
         let field_first_agent = cx
             .required(slot_first_agent, "first_agent", "Swarm", offset, path);
-        let field_handoff = slot_handoff
-            .or_else(|| SwarmHandoff::HandoffMode(HandoffMode::Optional));
+        let field_handoff = slot_handoff.or_else(|| Self::__agentspec_default_handoff());
         let field_api_key = slot_api_key.or_else(|| ::core::default::Default::default());
         let field_referenced_components = slot_referenced_components
             .or_else(|| ::core::default::Default::default());
@@ -188,9 +197,7 @@ impl Swarm {
                     sink,
                     "handoff",
                     {
-                        let default: SwarmHandoff = SwarmHandoff::HandoffMode(
-                            HandoffMode::Optional,
-                        );
+                        let default: SwarmHandoff = Self::__agentspec_default_handoff();
                         self.handoff != default
                     },
                 )

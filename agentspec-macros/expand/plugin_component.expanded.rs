@@ -15,6 +15,14 @@ const _: () = ::core::assert!(
     "the field `port` of `PluginRegexNode` collides with a field of its base: a plugin may only add fields"
 );
 #[automatically_derived]
+impl PluginRegexNode {
+    #[doc(hidden)]
+    #[allow(non_snake_case, clippy::all)]
+    fn __agentspec_default_port() -> u16 {
+        8080
+    }
+}
+#[automatically_derived]
 impl ::agentspec_types::plugin::PluginType for PluginRegexNode {
     const COMPONENT_TYPE: &'static str = "PluginRegexNode";
     const PLUGIN_NAME: &'static str = "regex-nodes";
@@ -151,7 +159,7 @@ impl ::agentspec_types::plugin::PluginType for PluginRegexNode {
                 offset,
                 path,
             );
-        let field_port = slot_port.or_else(|| 8080);
+        let field_port = slot_port.or_else(|| Self::__agentspec_default_port());
         let component = PluginRegexNode {
             base: __base?,
             regex_pattern: field_regex_pattern?,

@@ -56,6 +56,8 @@ pub struct FieldCode {
     /// `properties.insert(key, schema)` per field.
     pub schema: Vec<TokenStream>,
     pub required: Vec<String>,
+    /// The associated functions of `default = expr` fields (for an inherent impl).
+    pub defaults: Vec<TokenStream>,
 }
 
 /// The value a field holds when its key is absent, or `None` when it is required.
@@ -65,8 +67,20 @@ fn default_expr(cx: &Cx<'_>, f: &FieldAst) -> Option<TokenStream> {
         Default::Required => None,
         Default::Empty => Some(quote!(::core::default::Default::default())),
         Default::FreshId => Some(quote!(#p::fresh_id())),
-        Default::Expr(e) => Some(quote!(#e)),
+        Default::Expr(_) => {
+            let function = default_fn(f);
+            Some(quote!(Self::#function()))
+        }
     }
+}
+
+/// The associated function that gives a field's `default = expr`: the expression is checked
+/// against the field's type, and sees none of the derive's locals.
+pub fn default_fn(f: &FieldAst) -> Ident {
+    format_ident!(
+        "__agentspec_default_{}",
+        f.ident.to_string().trim_start_matches("r#")
+    )
 }
 
 /// The code of `fields` (and `constants`) of `owner`, whose own version is `owner_since`
@@ -105,6 +119,14 @@ pub fn fields(
             quote! { #slot = #field::read(entry.value, cx, &path.key(#key)) }
         };
         let default = default_expr(cx, f);
+        if let Default::Expr(e) = &f.default {
+            let function = default_fn(f);
+            code.defaults.push(quote_spanned! {e.span()=>
+                #[doc(hidden)]
+                #[allow(non_snake_case, clippy::all)]
+                fn #function() -> #ty { #e }
+            });
+        }
         let mut checks = TokenStream::new();
         if let Some(since) = f.since
             && since != NEVER

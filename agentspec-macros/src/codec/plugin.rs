@@ -52,6 +52,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         walk_at,
         schema,
         required,
+        defaults,
         ..
     } = fields(cx, component_type, None, &comp.fields, &[], &owner_id, true);
     let io = plugin.io.as_ref().map(|path| {
@@ -65,9 +66,16 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         .doc
         .as_ref()
         .map(|d| quote!(schema.insert("description".into(), #d.into());));
+    let defaults_impl = (!defaults.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #name { #( #defaults )* }
+        }
+    });
     quote! {
         #extends_check
         #( #collisions )*
+        #defaults_impl
 
         #[automatically_derived]
         impl #krate::plugin::PluginType for #name {

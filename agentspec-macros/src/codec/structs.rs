@@ -89,6 +89,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
         walk,
         walk_at,
         gates,
+        defaults,
         ..
     } = fields(
         cx,
@@ -112,6 +113,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             pub const SINCE: #p::Version = #since;
             /// The JSON keys this component reads, in write order.
             pub const FIELDS: &'static [&'static str] = &[ #( #known ),* ];
+            #( #defaults )*
             #[doc(hidden)]
             pub fn decode_body(entries: ::std::vec::Vec<#p::Entry>, offset: u32, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
                 #( #slots )*
@@ -213,6 +215,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         walk_at,
         schema,
         required,
+        defaults,
         ..
     } = fields(cx, &name_str, owner_since, &v.fields, &[], &id, false);
     let (extra_arm, extra_init, extra_encode, extra_let) = match &v.extra {
@@ -238,7 +241,10 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         let inits = v.fields.iter().map(|f| {
             let ident = &f.ident;
             let expr = match &f.default {
-                Default::Expr(e) => quote!(#e),
+                Default::Expr(_) => {
+                    let function = super::fields::default_fn(f);
+                    quote!(Self::#function())
+                }
                 Default::FreshId => quote!(#p::fresh_id()),
                 _ => quote!(::core::default::Default::default()),
             };
@@ -308,7 +314,14 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
     } else {
         field_type_impl(cx, name)
     };
+    let defaults_impl = (!defaults.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #name { #( #defaults )* }
+        }
+    });
     quote! {
+        #defaults_impl
         #default_impl
         #[automatically_derived]
         impl #p::Decode for #name {
