@@ -53,46 +53,134 @@ fn sensitive_unions(model: &Model) -> std::collections::BTreeSet<String> {
     out
 }
 
-/// Doc comment lines, made safe for rustdoc: Python docstrings use indentation and `>>>`
-/// examples that rustdoc would read as Rust doctests. Their reStructuredText is kept as it
-/// reads; only what Markdown would misread (links, HTML, emphasis markers) is escaped.
+/// Doc comment lines from a schema description (a Python docstring): its `>>>` examples
+/// become `text` code blocks (rustdoc would run them as Rust doctests), bare URLs become
+/// autolinks, and only what Markdown would misread is escaped (brackets, which rustdoc reads as
+/// links, `<`, which it reads as HTML, and a `#` that would open a heading).
 fn doc(text: Option<&str>) -> TokenStream {
     let Some(text) = text else {
         return TokenStream::new();
     };
-    let mut in_fence = false;
-    let lines = text.trim().lines().map(|line| {
-        let line = line.trim();
-        if line.starts_with("```") {
-            in_fence = !in_fence;
-            return if in_fence {
-                " ```text".to_owned()
-            } else {
-                " ```".to_owned()
-            };
-        }
-        if in_fence {
-            return format!(" {line}");
-        }
-        let mut out = String::from(" ");
-        for c in line.chars() {
-            match c {
-                '[' | ']' | '<' | '>' | '*' | '_' | '#' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                c => out.push(c),
+    let mut lines: Vec<String> = Vec::new();
+    let mut fence = Fence::None;
+    for line in text.trim().lines() {
+        let trimmed = line.trim();
+        match fence {
+            Fence::Source if trimmed.starts_with("```") => {
+                fence = Fence::None;
+                lines.push(" ```".to_owned());
+                continue;
             }
+            Fence::Source => {
+                lines.push(format!(" {trimmed}"));
+                continue;
+            }
+            Fence::Example if trimmed.is_empty() => {
+                fence = Fence::None;
+                lines.push(" ```".to_owned());
+                lines.push(String::new());
+                continue;
+            }
+            Fence::Example => {
+                lines.push(format!(" {}", line.trim_end()));
+                continue;
+            }
+            Fence::None => {}
         }
-        if out.contains("http://") || out.contains("https://") {
-            out = out
-                .replace("https://", "https\\://")
-                .replace("http://", "http\\://");
+        if trimmed.starts_with("```") {
+            fence = Fence::Source;
+            lines.push(" ```text".to_owned());
+        } else if trimmed.starts_with(">>>") {
+            fence = Fence::Example;
+            lines.push(" ```text".to_owned());
+            lines.push(format!(" {}", line.trim_end()));
+        } else {
+            lines.push(format!(" {}", prose(trimmed)));
         }
-        out
-    });
-    let lines: Vec<String> = lines.collect();
+    }
+    if fence != Fence::None {
+        lines.push(" ```".to_owned());
+    }
+    let lines = lines
+        .iter()
+        .map(|l| if l.is_empty() { "" } else { l.as_str() });
     quote! { #( #[doc = #lines] )* }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fence {
+    None,
+    /// A fenced block of the docstring.
+    Source,
+    /// Python examples (`>>>`), up to a blank line.
+    Example,
+}
+
+/// A line of prose, made safe for rustdoc's Markdown; code spans (`` `x` `` and RST's
+/// ``` ``x`` ```) are kept as they are.
+fn prose(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    let mut line_start = true;
+    while let Some(open) = rest.find('`') {
+        let ticks = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let fence = &rest[open..open + ticks];
+        let Some(close) = rest[open + ticks..].find(fence) else {
+            break;
+        };
+        out.push_str(&words(&rest[..open], line_start));
+        let end = open + ticks + close + ticks;
+        out.push_str(&rest[open..end]);
+        rest = &rest[end..];
+        line_start = false;
+    }
+    out.push_str(&words(rest, line_start));
+    out
+}
+
+/// Prose outside code spans: bare URLs become autolinks, the rest is escaped.
+fn words(text: &str, line_start: bool) -> String {
+    let mut out = String::new();
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let url = word.find("http://").or_else(|| word.find("https://"));
+        match url {
+            Some(at) => {
+                let end = word[at..]
+                    .find(|c: char| c.is_whitespace() || matches!(c, ')' | ',' | '"' | '\''))
+                    .map_or(word.len(), |e| at + e);
+                let end = if word[at..end].ends_with('.') {
+                    end - 1
+                } else {
+                    end
+                };
+                out.push_str(&escape(&word[..at], line_start && i == 0));
+                out.push('<');
+                out.push_str(&word[at..end]);
+                out.push('>');
+                out.push_str(&escape(&word[end..], false));
+            }
+            None => out.push_str(&escape(word, line_start && i == 0)),
+        }
+    }
+    out
+}
+
+fn escape(text: &str, line_start: bool) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        match c {
+            '[' | ']' | '<' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' if line_start && i == 0 => out.push_str("\\#"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl Emitter<'_> {

@@ -25,9 +25,9 @@ pub enum AgentSpecVersionEnum {
 ///
 /// This setting determines whether an agent is equipped with:
 ///
-/// \* \*send\_message\* — a tool for asking another agent to perform a sub-task and reply back.
+/// * *send_message* — a tool for asking another agent to perform a sub-task and reply back.
 ///
-/// \* \*handoff\_conversation\* — a tool for transferring the full user–agent conversation to another agent.
+/// * *handoff_conversation* — a tool for transferring the full user–agent conversation to another agent.
 ///
 /// Depending on the selected mode, agents have different capabilities for delegation and collaboration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
@@ -404,19 +404,21 @@ pub struct A2AConnectionConfig {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> expertise\_property=Property(
-/// ...     json\_schema={"title": "domain\_of\_expertise", "type": "string"}
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.property import Property
+/// >>> expertise_property=Property(
+/// ...     json_schema={"title": "domain_of_expertise", "type": "string"}
 /// ... )
-/// \>\>\> system\_prompt = '''You are an expert in {{domain\_of\_expertise}}.
+/// >>> system_prompt = '''You are an expert in {{domain_of_expertise}}.
 /// ... Please help the users with their requests.'''
-/// \>\>\> agent = Agent(
+/// >>> agent = Agent(
 /// ...     name="Adaptive expert agent",
-/// ...     system\_prompt=system\_prompt,
-/// ...     llm\_config=llm\_config,
-/// ...     inputs=\[expertise\_property\],
+/// ...     system_prompt=system_prompt,
+/// ...     llm_config=llm_config,
+/// ...     inputs=[expertise_property],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "Agent")]
 pub struct Agent {
@@ -446,74 +448,76 @@ pub struct Agent {
 /// If branches are configured, the agent will be prompted to select a branch before the agent node
 /// completes to transition to another node of the Flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the definition of the agent to execute.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the definition of the agent to execute.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.nodes import AgentNode, StartNode, EndNode
-/// \>\>\> from pyagentspec.tools import ServerTool
-/// \>\>\> query\_property = Property(json\_schema={"title": "query", "type": "string"})
-/// \>\>\> search\_results\_property = Property(
-/// ...     json\_schema={"title": "search\_results", "type": "array", "items": {"type": "string"}}
+/// ```text
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.nodes import AgentNode, StartNode, EndNode
+/// >>> from pyagentspec.tools import ServerTool
+/// >>> query_property = Property(json_schema={"title": "query", "type": "string"})
+/// >>> search_results_property = Property(
+/// ...     json_schema={"title": "search_results", "type": "array", "items": {"type": "string"}}
 /// ... )
-/// \>\>\> search\_tool = ServerTool(
-/// ...     name="search\_tool",
+/// >>> search_tool = ServerTool(
+/// ...     name="search_tool",
 /// ...     description=(
 /// ...        "This tool runs a web search with the given query "
 /// ...        "and returns the most relevant results"
 /// ...     ),
-/// ...     inputs=\[query\_property\],
-/// ...     outputs=\[search\_results\_property\],
+/// ...     inputs=[query_property],
+/// ...     outputs=[search_results_property],
 /// ... )
-/// \>\>\> agent = Agent(
+/// >>> agent = Agent(
 /// ...     name="Search agent",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt=(
+/// ...     llm_config=llm_config,
+/// ...     system_prompt=(
 /// ...         "Your task is to gather the required information for the user: {{query}}"
 /// ...     ),
-/// ...     tools=\[search\_tool\],
-/// ...     outputs=\[search\_results\_property\],
+/// ...     tools=[search_tool],
+/// ...     outputs=[search_results_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[query\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[search\_results\_property\])
-/// \>\>\> agent\_node = AgentNode(
+/// >>> start_node = StartNode(name="start", inputs=[query_property])
+/// >>> end_node = EndNode(name="end", outputs=[search_results_property])
+/// >>> agent_node = AgentNode(
 /// ...     name="Search agent node",
 /// ...     agent=agent,
 /// ... )
-/// \>\>\> flow = Flow(
+/// >>> flow = Flow(
 /// ...     name="Search agent flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, agent\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_agent", from\_node=start\_node, to\_node=agent\_node),
-/// ...         ControlFlowEdge(name="agent\_to\_end", from\_node=agent\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, agent_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_agent", from_node=start_node, to_node=agent_node),
+/// ...         ControlFlowEdge(name="agent_to_end", from_node=agent_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="query\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="query",
-/// ...             destination\_node=agent\_node,
-/// ...             destination\_input="query",
+/// ...             name="query_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="query",
+/// ...             destination_node=agent_node,
+/// ...             destination_input="query",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="search\_results\_edge",
-/// ...             source\_node=agent\_node,
-/// ...             source\_output="search\_results",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="search\_results"
+/// ...             name="search_results_edge",
+/// ...             source_node=agent_node,
+/// ...             source_output="search_results",
+/// ...             destination_node=end_node,
+/// ...             destination_input="search_results"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "AgentNode")]
 pub struct AgentNode {
@@ -560,25 +564,26 @@ pub struct AgentSpecializationParameters {
 ///
 /// This node is intended to be a part of a Flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the json spec retrieved from API Spec URI, if available and reachable.
 /// Otherwise, users have to manually specify them.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the json spec retrieved from API Spec URI, if available and reachable.
 /// Otherwise, users should manually specify them.
 ///
 /// If None is given, ``pyagentspec`` infers a generic property of any type named ``response``.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.flows.nodes import ApiNode
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> weather\_result\_property = Property(
-/// ...     json\_schema={
-/// ...         "title": "zurich\_weather",
+/// ```text
+/// >>> from pyagentspec.flows.nodes import ApiNode
+/// >>> from pyagentspec.property import Property
+/// >>> weather_result_property = Property(
+/// ...     json_schema={
+/// ...         "title": "zurich_weather",
 /// ...         "type": "object",
 /// ...         "properties": {
 /// ...             "temperature": {
@@ -589,51 +594,52 @@ pub struct AgentSpecializationParameters {
 /// ...         },
 /// ...     }
 /// ... )
-/// \>\>\> call\_current\_weather\_step = ApiNode(
+/// >>> call_current_weather_step = ApiNode(
 /// ...     name="Weather API call node",
-/// ...     url="https\://example.com/weather",
-/// ...     http\_method = "GET",
-/// ...     query\_params={
+/// ...     url="https://example.com/weather",
+/// ...     http_method = "GET",
+/// ...     query_params={
 /// ...         "location": "zurich",
 /// ...     },
-/// ...     outputs=\[weather\_result\_property\]
+/// ...     outputs=[weather_result_property]
 /// ... )
-/// \>\>\>
-/// \>\>\> item\_id\_property = Property(
-/// ...     json\_schema={"title": "item\_id", "type": "string"}
+/// >>>
+/// >>> item_id_property = Property(
+/// ...     json_schema={"title": "item_id", "type": "string"}
 /// ... )
-/// \>\>\> order\_id\_property = Property(
-/// ...     json\_schema={"title": "order\_id", "type": "string"}
+/// >>> order_id_property = Property(
+/// ...     json_schema={"title": "order_id", "type": "string"}
 /// ... )
-/// \>\>\> store\_id\_property = Property(
-/// ...     json\_schema={"title": "store\_id", "type": "string"}
+/// >>> store_id_property = Property(
+/// ...     json_schema={"title": "store_id", "type": "string"}
 /// ... )
-/// \>\>\> session\_id\_property = Property(
-/// ...     json\_schema={"title": "session\_id", "type": "string"}
+/// >>> session_id_property = Property(
+/// ...     json_schema={"title": "session_id", "type": "string"}
 /// ... )
-/// \>\>\> create\_order\_step = ApiNode(
+/// >>> create_order_step = ApiNode(
 /// ...     name="Orders api call node",
-/// ...     url="https\://example.com/orders/{{ order\_id }}",
-/// ...     http\_method="POST",
-/// ...     \# sending an object which will automatically be transformed into JSON
+/// ...     url="https://example.com/orders/{{ order_id }}",
+/// ...     http_method="POST",
+/// ...     # sending an object which will automatically be transformed into JSON
 /// ...     data={
-/// ...         \# define a static body parameter
-/// ...         "topic\_id": 12345,
-/// ...         \# define a templated body parameter.
-/// ...         \# The value for {{ item\_id }} will be taken from the IO system at runtime
-/// ...         "item\_id": "{{ item\_id }}",
+/// ...         # define a static body parameter
+/// ...         "topic_id": 12345,
+/// ...         # define a templated body parameter.
+/// ...         # The value for {{ item_id }} will be taken from the IO system at runtime
+/// ...         "item_id": "{{ item_id }}",
 /// ...     },
-/// ...     query\_params={
-/// ...         \# provide one templated query parameter called "store\_id"
-/// ...         \# which will take its value from the IO system from key "store\_id"
-/// ...         "store\_id": "{{ store\_id }}",
+/// ...     query_params={
+/// ...         # provide one templated query parameter called "store_id"
+/// ...         # which will take its value from the IO system from key "store_id"
+/// ...         "store_id": "{{ store_id }}",
 /// ...     },
 /// ...     headers={
-/// ...         \# set header session\_id. the value is coming from the IO system
-/// ...         "session\_id": "{{ session\_id }}",
+/// ...         # set header session_id. the value is coming from the IO system
+/// ...         "session_id": "{{ session_id }}",
 /// ...     },
-/// ...     inputs=\[item\_id\_property, order\_id\_property, store\_id\_property, session\_id\_property\],
+/// ...     inputs=[item_id_property, order_id_property, store_id_property, session_id_property],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "ApiNode")]
 pub struct ApiNode {
@@ -678,97 +684,99 @@ pub struct ApiNode {
 /// of the mapping the branch 'default' will be selected. This node is intended to be a part of a
 /// Flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// The input value that should be used as key for the mapping.
 ///
-/// If None is given, ``pyagentspec`` infers a string property named ``branching\_mapping\_key``.
-/// - \*\*Outputs\*\*
+/// If None is given, ``pyagentspec`` infers a string property named ``branching_mapping_key``.
+/// - **Outputs**
 /// None.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One for each value in the mapping, plus a branch called ``default``,
 /// which is the branch taken by the flow when mapping fails
 /// (i.e., the input does not match any key in the mapping).
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import AgentNode, BranchingNode, StartNode, EndNode
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> CORRECT\_PASSWORD\_BRANCH = "PASSWORD\_OK"
-/// \>\>\> password\_property = Property(
-/// ...     json\_schema={"title": "password", "type": "string"}
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import AgentNode, BranchingNode, StartNode, EndNode
+/// >>> from pyagentspec.property import Property
+/// >>> CORRECT_PASSWORD_BRANCH = "PASSWORD_OK"
+/// >>> password_property = Property(
+/// ...     json_schema={"title": "password", "type": "string"}
 /// ... )
-/// \>\>\> agent = Agent(
+/// >>> agent = Agent(
 /// ...     name="User input agent",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt=(
+/// ...     llm_config=llm_config,
+/// ...     system_prompt=(
 /// ...         "Your task is to ask the password to the user. "
 /// ...         "Once you get it, submit it and end."
 /// ...     ),
-/// ...     outputs=\[password\_property\],
+/// ...     outputs=[password_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start")
-/// \>\>\> access\_granted\_end\_node = EndNode(
-/// ...     name="access granted end", branch\_name="ACCESS\_GRANTED"
+/// >>> start_node = StartNode(name="start")
+/// >>> access_granted_end_node = EndNode(
+/// ...     name="access granted end", branch_name="ACCESS_GRANTED"
 /// ... )
-/// \>\>\> access\_denied\_end\_node = EndNode(
-/// ...     name="access denied end", branch\_name="ACCESS\_DENIED"
+/// >>> access_denied_end_node = EndNode(
+/// ...     name="access denied end", branch_name="ACCESS_DENIED"
 /// ... )
-/// \>\>\> branching\_node = BranchingNode(
+/// >>> branching_node = BranchingNode(
 /// ...     name="password check",
-/// ...     mapping={"123456": CORRECT\_PASSWORD\_BRANCH},
-/// ...     inputs=\[password\_property\]
+/// ...     mapping={"123456": CORRECT_PASSWORD_BRANCH},
+/// ...     inputs=[password_property]
 /// ... )
-/// \>\>\> agent\_node = AgentNode(
+/// >>> agent_node = AgentNode(
 /// ...     name="User input agent node",
 /// ...     agent=agent,
 /// ... )
-/// \>\>\> assistant = Flow(
+/// >>> assistant = Flow(
 /// ...     name="Check access flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[
-/// ...         start\_node,
-/// ...         agent\_node,
-/// ...         branching\_node,
-/// ...         access\_granted\_end\_node,
-/// ...         access\_denied\_end\_node
-/// ...     \],
-/// ...     control\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[
+/// ...         start_node,
+/// ...         agent_node,
+/// ...         branching_node,
+/// ...         access_granted_end_node,
+/// ...         access_denied_end_node
+/// ...     ],
+/// ...     control_flow_connections=[
 /// ...         ControlFlowEdge(
-/// ...             name="start\_to\_agent",
-/// ...             from\_node=start\_node,
-/// ...             to\_node=agent\_node
+/// ...             name="start_to_agent",
+/// ...             from_node=start_node,
+/// ...             to_node=agent_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="agent\_to\_branching",
-/// ...             from\_node=agent\_node,
-/// ...             to\_node=branching\_node
+/// ...             name="agent_to_branching",
+/// ...             from_node=agent_node,
+/// ...             to_node=branching_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_access\_granted",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=CORRECT\_PASSWORD\_BRANCH,
-/// ...             to\_node=access\_granted\_end\_node,
+/// ...             name="branching_to_access_granted",
+/// ...             from_node=branching_node,
+/// ...             from_branch=CORRECT_PASSWORD_BRANCH,
+/// ...             to_node=access_granted_end_node,
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_access\_denied",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=BranchingNode.DEFAULT\_BRANCH,
-/// ...             to\_node=access\_denied\_end\_node,
+/// ...             name="branching_to_access_denied",
+/// ...             from_node=branching_node,
+/// ...             from_branch=BranchingNode.DEFAULT_BRANCH,
+/// ...             to_node=access_denied_end_node,
 /// ...         ),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="password\_edge",
-/// ...             source\_node=agent\_node,
-/// ...             source\_output="password",
-/// ...             destination\_node=branching\_node,
-/// ...             destination\_input="password",
+/// ...             name="password_edge",
+/// ...             source_node=agent_node,
+/// ...             source_output="password",
+/// ...             destination_node=branching_node,
+/// ...             destination_input="password",
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "BranchingNode")]
 pub struct BranchingNode {
@@ -829,7 +837,7 @@ pub struct BuiltinTool {
 ///
 /// - The outputs of the ``subflow``.
 /// If an exception is raised, the default values of each output property are used.
-/// - An additional output named ``caught\_exception\_info`` with type ``string | null``
+/// - An additional output named ``caught_exception_info`` with type ``string | null``
 /// and default value ``null``. Executors may populate it with a non-sensitive
 /// error description when an exception is caught.
 ///
@@ -837,13 +845,13 @@ pub struct BuiltinTool {
 /// --------
 ///
 /// - The branches of the ``subflow``
-/// - One additional branch named ``caught\_exception\_branch``
+/// - One additional branch named ``caught_exception_branch``
 ///
 /// Security Considerations
 /// -----------------------
 ///
 /// See security considerations regarding exception catching in
-/// the :ref:`Security Considerations \<securitycatchexceptionnode\>`
+/// the :ref:`Security Considerations <securitycatchexceptionnode>`
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "CatchExceptionNode", since = "26.1.2")]
 pub struct CatchExceptionNode {
@@ -909,13 +917,15 @@ pub struct ControlFlowEdge {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.transforms import ConversationSummarizationTransform
-/// \>\>\> summarization\_transform = ConversationSummarizationTransform(
+/// ```text
+/// >>> from pyagentspec.transforms import ConversationSummarizationTransform
+/// >>> summarization_transform = ConversationSummarizationTransform(
 /// ...     name="conversation-summarizer",
-/// ...     llm=llm\_config,
-/// ...     max\_num\_messages=30,
-/// ...     min\_num\_messages=10
+/// ...     llm=llm_config,
+/// ...     max_num_messages=30,
+/// ...     min_num_messages=10
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "ConversationSummarizationTransform", since = "26.1.2")]
 pub struct ConversationSummarizationTransform {
@@ -985,117 +995,119 @@ pub struct DataFlowEdge {
 /// There might be several end nodes in a flow, in which case the executor of the flow
 /// should be able to track which one was reached and pass that back to the caller.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// The list of inputs of the step. If both input and output properties are specified they
 /// must be an exact match
 ///
 /// If None is given, ``pyagentspec`` copies the outputs provided, if any. Otherwise, no input is exposed.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// The list of outputs that should be exposed by the flow. If both input and output properties
 /// are specified they must be an exact match
 ///
 /// If None is given, ``pyagentspec`` copies the inputs provided, if any. Otherwise, no output is exposed.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// None.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import AgentNode, BranchingNode, StartNode, EndNode
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> languages\_to\_branch\_name = {
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import AgentNode, BranchingNode, StartNode, EndNode
+/// >>> from pyagentspec.property import Property
+/// >>> languages_to_branch_name = {
 /// ...     "english": "ENGLISH",
 /// ...     "spanish": "SPANISH",
 /// ...     "italian": "ITALIAN",
 /// ... }
-/// \>\>\> language\_property = Property(
-/// ...     json\_schema={"title": "language", "type": "string"}
+/// >>> language_property = Property(
+/// ...     json_schema={"title": "language", "type": "string"}
 /// ... )
-/// \>\>\> agent = Agent(
+/// >>> agent = Agent(
 /// ...     name="Language detector agent",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt=(
+/// ...     llm_config=llm_config,
+/// ...     system_prompt=(
 /// ...         "Your task is to understand the language spoken by the user."
 /// ...         "Please output only the language in lowercase and submit."
 /// ...     ),
-/// ...     outputs=\[language\_property\],
+/// ...     outputs=[language_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start")
-/// \>\>\> english\_end\_node = EndNode(
-/// ...     name="english end", branch\_name=languages\_to\_branch\_name\["english"\]
+/// >>> start_node = StartNode(name="start")
+/// >>> english_end_node = EndNode(
+/// ...     name="english end", branch_name=languages_to_branch_name["english"]
 /// ... )
-/// \>\>\> spanish\_end\_node = EndNode(
-/// ...     name="spanish end", branch\_name=languages\_to\_branch\_name\["spanish"\]
+/// >>> spanish_end_node = EndNode(
+/// ...     name="spanish end", branch_name=languages_to_branch_name["spanish"]
 /// ... )
-/// \>\>\> italian\_end\_node = EndNode(
-/// ...     name="italian end", branch\_name=languages\_to\_branch\_name\["italian"\]
+/// >>> italian_end_node = EndNode(
+/// ...     name="italian end", branch_name=languages_to_branch_name["italian"]
 /// ... )
-/// \>\>\> unknown\_end\_node = EndNode(name="unknown language end", branch\_name="unknown")
-/// \>\>\> branching\_node = BranchingNode(
+/// >>> unknown_end_node = EndNode(name="unknown language end", branch_name="unknown")
+/// >>> branching_node = BranchingNode(
 /// ...     name="language check",
-/// ...     mapping=languages\_to\_branch\_name,
-/// ...     inputs=\[language\_property\]
+/// ...     mapping=languages_to_branch_name,
+/// ...     inputs=[language_property]
 /// ... )
-/// \>\>\> agent\_node = AgentNode(
+/// >>> agent_node = AgentNode(
 /// ...     name="User input agent node",
 /// ...     agent=agent,
 /// ... )
-/// \>\>\> assistant = Flow(
+/// >>> assistant = Flow(
 /// ...     name="Check access flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[
-/// ...         start\_node,
-/// ...         agent\_node,
-/// ...         branching\_node,
-/// ...         english\_end\_node,
-/// ...         spanish\_end\_node,
-/// ...         italian\_end\_node,
-/// ...         unknown\_end\_node,
-/// ...     \],
-/// ...     control\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[
+/// ...         start_node,
+/// ...         agent_node,
+/// ...         branching_node,
+/// ...         english_end_node,
+/// ...         spanish_end_node,
+/// ...         italian_end_node,
+/// ...         unknown_end_node,
+/// ...     ],
+/// ...     control_flow_connections=[
 /// ...         ControlFlowEdge(
-/// ...             name="start\_to\_agent", from\_node=start\_node, to\_node=agent\_node
+/// ...             name="start_to_agent", from_node=start_node, to_node=agent_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="agent\_to\_branching", from\_node=agent\_node, to\_node=branching\_node
+/// ...             name="agent_to_branching", from_node=agent_node, to_node=branching_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_english\_end",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=languages\_to\_branch\_name\["english"\],
-/// ...             to\_node=english\_end\_node,
+/// ...             name="branching_to_english_end",
+/// ...             from_node=branching_node,
+/// ...             from_branch=languages_to_branch_name["english"],
+/// ...             to_node=english_end_node,
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_spanish\_end",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=languages\_to\_branch\_name\["spanish"\],
-/// ...             to\_node=spanish\_end\_node,
+/// ...             name="branching_to_spanish_end",
+/// ...             from_node=branching_node,
+/// ...             from_branch=languages_to_branch_name["spanish"],
+/// ...             to_node=spanish_end_node,
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_italian\_end",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=languages\_to\_branch\_name\["italian"\],
-/// ...             to\_node=italian\_end\_node,
+/// ...             name="branching_to_italian_end",
+/// ...             from_node=branching_node,
+/// ...             from_branch=languages_to_branch_name["italian"],
+/// ...             to_node=italian_end_node,
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="branching\_to\_unknown\_end",
-/// ...             from\_node=branching\_node,
-/// ...             from\_branch=BranchingNode.DEFAULT\_BRANCH,
-/// ...             to\_node=unknown\_end\_node,
+/// ...             name="branching_to_unknown_end",
+/// ...             from_node=branching_node,
+/// ...             from_branch=BranchingNode.DEFAULT_BRANCH,
+/// ...             to_node=unknown_end_node,
 /// ...         ),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="language\_edge",
-/// ...             source\_node=agent\_node,
-/// ...             source\_output="language",
-/// ...             destination\_node=branching\_node,
-/// ...             destination\_input="language",
+/// ...             name="language_edge",
+/// ...             source_node=agent_node,
+/// ...             source_output="language",
+/// ...             destination_node=branching_node,
+/// ...             destination_input="language",
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "EndNode")]
 pub struct EndNode {
@@ -1121,50 +1133,52 @@ pub struct EndNode {
 ///
 /// Example
 /// -------
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.nodes import LlmNode, StartNode, EndNode
-/// \>\>\> prompt\_property = Property(
-/// ...     json\_schema={"title": "prompt", "type": "string"}
+/// ```text
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.nodes import LlmNode, StartNode, EndNode
+/// >>> prompt_property = Property(
+/// ...     json_schema={"title": "prompt", "type": "string"}
 /// ... )
-/// \>\>\> llm\_output\_property = Property(
-/// ...     json\_schema={"title": "llm\_output", "type": "string"}
+/// >>> llm_output_property = Property(
+/// ...     json_schema={"title": "llm_output", "type": "string"}
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[prompt\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[llm\_output\_property\])
-/// \>\>\> llm\_node = LlmNode(
+/// >>> start_node = StartNode(name="start", inputs=[prompt_property])
+/// >>> end_node = EndNode(name="end", outputs=[llm_output_property])
+/// >>> llm_node = LlmNode(
 /// ...     name="simple llm node",
-/// ...     llm\_config=llm\_config,
-/// ...     prompt\_template="{{prompt}}",
-/// ...     inputs=\[prompt\_property\],
-/// ...     outputs=\[llm\_output\_property\],
+/// ...     llm_config=llm_config,
+/// ...     prompt_template="{{prompt}}",
+/// ...     inputs=[prompt_property],
+/// ...     outputs=[llm_output_property],
 /// ... )
-/// \>\>\> flow = Flow(
+/// >>> flow = Flow(
 /// ...     name="Simple prompting flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, llm\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_llm", from\_node=start\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_end", from\_node=llm\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, llm_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_llm", from_node=start_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="llm_to_end", from_node=llm_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="prompt\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="prompt",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="prompt",
+/// ...             name="prompt_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="prompt",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="prompt",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="llm\_output\_edge",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="llm\_output",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="llm\_output"
+/// ...             name="llm_output_edge",
+/// ...             source_node=llm_node,
+/// ...             source_output="llm_output",
+/// ...             destination_node=end_node,
+/// ...             destination_input="llm_output"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "Flow")]
 pub struct Flow {
@@ -1185,15 +1199,15 @@ pub struct Flow {
 }
 /// The flow node executes a subflow as part of a flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the inner structure. It's the sets of inputs
 /// required by the StartNode of the inner flow.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the inner structure. It's the union of the
 /// sets of outputs exposed by the EndNodes of the inner flow.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// Inferred from the inner flow, one per each different value of the attribute
-/// ``branch\_name`` of the nodes of type EndNode in the inner flow.
+/// ``branch_name`` of the nodes of type EndNode in the inner flow.
 ///
 /// Example
 /// -------
@@ -1201,226 +1215,230 @@ pub struct Flow {
 /// Let's see an example with a flow that estimates numerical value
 /// using the "wisdowm of the crowd" effect:
 ///
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.nodes import MapNode, LlmNode, ToolNode, StartNode, EndNode
-/// \>\>\> from pyagentspec.tools import ServerTool
-/// \>\>\> duplication\_tool = ServerTool(
-/// ...     name="duplication\_tool",
+/// ```text
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.nodes import MapNode, LlmNode, ToolNode, StartNode, EndNode
+/// >>> from pyagentspec.tools import ServerTool
+/// >>> duplication_tool = ServerTool(
+/// ...     name="duplication_tool",
 /// ...     description="",
-/// ...     inputs=\[
+/// ...     inputs=[
 /// ...         Property(
-/// ...             json\_schema={"title": "element", "description": "", "type": "string"}
+/// ...             json_schema={"title": "element", "description": "", "type": "string"}
 /// ...         ),
 /// ...         Property(
-/// ...             json\_schema={"title": "n", "description": "", "type": "integer"}
+/// ...             json_schema={"title": "n", "description": "", "type": "integer"}
 /// ...         ),
-/// ...     \],
-/// ...     outputs=\[
+/// ...     ],
+/// ...     outputs=[
 /// ...         Property(
-/// ...             json\_schema={
-/// ...                 "title": "flow\_iterable\_queries",
+/// ...             json_schema={
+/// ...                 "title": "flow_iterable_queries",
 /// ...                 "type": "array",
 /// ...                 "items": {"type": "string"}
 /// ...             },
 /// ...         )
-/// ...     \],
+/// ...     ],
 /// ... )
-/// \>\>\> reduce\_tool = ServerTool(
-/// ...     name="reduce\_tool",
+/// >>> reduce_tool = ServerTool(
+/// ...     name="reduce_tool",
 /// ...     description="",
-/// ...     inputs=\[
+/// ...     inputs=[
 /// ...         Property(
-/// ...             json\_schema={"title": "elements", "type": "array", "items": {"type": "string"}}
+/// ...             json_schema={"title": "elements", "type": "array", "items": {"type": "string"}}
 /// ...         ),
-/// ...     \],
-/// ...     outputs=\[Property(json\_schema={"title": "flow\_processed\_query", "type": "string"})\],
+/// ...     ],
+/// ...     outputs=[Property(json_schema={"title": "flow_processed_query", "type": "string"})],
 /// ... )
-/// \>\>\> \# Defining a simple prompt
-/// \>\>\> REASONING\_PROMPT\_TEMPLATE = '''Provide your best numerical estimate for: {{user\_input}}
+/// >>> # Defining a simple prompt
+/// >>> REASONING_PROMPT_TEMPLATE = '''Provide your best numerical estimate for: {{user_input}}
 /// ... Your answer should be a single number.
 /// ... Do not include any units, reasoning, or extra text.'''
-/// \>\>\> \# Defining the subflow for the map step
-/// \>\>\> user\_input\_property = Property(
-/// ...     json\_schema={"title": "user\_input", "type": "string"}
+/// >>> # Defining the subflow for the map step
+/// >>> user_input_property = Property(
+/// ...     json_schema={"title": "user_input", "type": "string"}
 /// ... )
-/// \>\>\> flow\_processed\_query\_property = Property(
-/// ...     json\_schema={"title": "flow\_processed\_query", "type": "string"}
+/// >>> flow_processed_query_property = Property(
+/// ...     json_schema={"title": "flow_processed_query", "type": "string"}
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[user\_input\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[flow\_processed\_query\_property\])
-/// \>\>\> llm\_node = LlmNode(
+/// >>> start_node = StartNode(name="start", inputs=[user_input_property])
+/// >>> end_node = EndNode(name="end", outputs=[flow_processed_query_property])
+/// >>> llm_node = LlmNode(
 /// ...     name="reasoning llm node",
-/// ...     llm\_config=llm\_config,
-/// ...     prompt\_template=REASONING\_PROMPT\_TEMPLATE,
-/// ...     inputs=\[user\_input\_property\],
-/// ...     outputs=\[flow\_processed\_query\_property\],
+/// ...     llm_config=llm_config,
+/// ...     prompt_template=REASONING_PROMPT_TEMPLATE,
+/// ...     inputs=[user_input_property],
+/// ...     outputs=[flow_processed_query_property],
 /// ... )
-/// \>\>\> inner\_map\_flow = Flow(
+/// >>> inner_map_flow = Flow(
 /// ...     name="Map flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, llm\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_llm", from\_node=start\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_end", from\_node=llm\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, llm_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_llm", from_node=start_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="llm_to_end", from_node=llm_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="query\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="user\_input",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="user\_input",
+/// ...             name="query_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="user_input",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="user_input",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="search\_results\_edge",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="flow\_processed\_query",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="flow\_processed\_query"
+/// ...             name="search_results_edge",
+/// ...             source_node=llm_node,
+/// ...             source_output="flow_processed_query",
+/// ...             destination_node=end_node,
+/// ...             destination_input="flow_processed_query"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
-/// \>\>\> user\_query\_property = Property(
-/// ...     json\_schema={"title": "user\_query", "type": "string"}
+/// >>> user_query_property = Property(
+/// ...     json_schema={"title": "user_query", "type": "string"}
 /// ... )
-/// \>\>\> n\_repeat\_property = Property(
-/// ...     json\_schema={"title": "n\_repeat", "type": "integer"}
+/// >>> n_repeat_property = Property(
+/// ...     json_schema={"title": "n_repeat", "type": "integer"}
 /// ... )
-/// \>\>\> flow\_iterable\_queries\_property = Property(
-/// ...     json\_schema={
-/// ...         "title": "iterated\_user\_input",
+/// >>> flow_iterable_queries_property = Property(
+/// ...     json_schema={
+/// ...         "title": "iterated_user_input",
 /// ...         "type": "array",
 /// ...         "items": {"type": "string"},
 /// ...     }
 /// ... )
-/// \>\>\> flow\_processed\_queries\_property = Property(
-/// ...     json\_schema={
-/// ...         "title": "collected\_flow\_processed\_query",
+/// >>> flow_processed_queries_property = Property(
+/// ...     json_schema={
+/// ...         "title": "collected_flow_processed_query",
 /// ...         "type": "array",
 /// ...         "items": {"type": "string"},
 /// ...     }
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[user\_query\_property, n\_repeat\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[flow\_processed\_query\_property\])
-/// \>\>\> duplication\_node = ToolNode(
-/// ...     name="duplication\_tool node",
-/// ...     tool=duplication\_tool,
+/// >>> start_node = StartNode(name="start", inputs=[user_query_property, n_repeat_property])
+/// >>> end_node = EndNode(name="end", outputs=[flow_processed_query_property])
+/// >>> duplication_node = ToolNode(
+/// ...     name="duplication_tool node",
+/// ...     tool=duplication_tool,
 /// ... )
-/// \>\>\> reduce\_node = ToolNode(
-/// ...     name="reduce\_tool node",
-/// ...     tool=reduce\_tool,
+/// >>> reduce_node = ToolNode(
+/// ...     name="reduce_tool node",
+/// ...     tool=reduce_tool,
 /// ... )
-/// \>\>\> map\_node = MapNode(
+/// >>> map_node = MapNode(
 /// ...     name="map node",
-/// ...     subflow=inner\_map\_flow,
-/// ...     inputs=\[flow\_iterable\_queries\_property\],
-/// ...     outputs=\[flow\_processed\_queries\_property\],
+/// ...     subflow=inner_map_flow,
+/// ...     inputs=[flow_iterable_queries_property],
+/// ...     outputs=[flow_processed_queries_property],
 /// ... )
-/// \>\>\> mapreduce\_flow = Flow(
+/// >>> mapreduce_flow = Flow(
 /// ...     name="Map-reduce flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, duplication\_node, map\_node, reduce\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, duplication_node, map_node, reduce_node, end_node],
+/// ...     control_flow_connections=[
 /// ...         ControlFlowEdge(
-/// ...             name="start\_to\_duplication", from\_node=start\_node, to\_node=duplication\_node
+/// ...             name="start_to_duplication", from_node=start_node, to_node=duplication_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="duplication\_to\_map", from\_node=duplication\_node, to\_node=map\_node
+/// ...             name="duplication_to_map", from_node=duplication_node, to_node=map_node
 /// ...         ),
-/// ...         ControlFlowEdge(name="map\_to\_reduce", from\_node=map\_node, to\_node=reduce\_node),
-/// ...         ControlFlowEdge(name="reduce\_to\_end", from\_node=reduce\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...         ControlFlowEdge(name="map_to_reduce", from_node=map_node, to_node=reduce_node),
+/// ...         ControlFlowEdge(name="reduce_to_end", from_node=reduce_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="query\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="user\_query",
-/// ...             destination\_node=duplication\_node,
-/// ...             destination\_input="element",
-/// ...         ),
-/// ...         DataFlowEdge(
-/// ...             name="n\_repeat\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="n\_repeat",
-/// ...             destination\_node=duplication\_node,
-/// ...             destination\_input="n",
+/// ...             name="query_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="user_query",
+/// ...             destination_node=duplication_node,
+/// ...             destination_input="element",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="flow\_iterables\_edge",
-/// ...             source\_node=duplication\_node,
-/// ...             source\_output="flow\_iterable\_queries",
-/// ...             destination\_node=map\_node,
-/// ...             destination\_input="iterated\_user\_input",
+/// ...             name="n_repeat_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="n_repeat",
+/// ...             destination_node=duplication_node,
+/// ...             destination_input="n",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="flow\_processed\_queries\_edge",
-/// ...             source\_node=map\_node,
-/// ...             source\_output="collected\_flow\_processed\_query",
-/// ...             destination\_node=reduce\_node,
-/// ...             destination\_input="elements",
+/// ...             name="flow_iterables_edge",
+/// ...             source_node=duplication_node,
+/// ...             source_output="flow_iterable_queries",
+/// ...             destination_node=map_node,
+/// ...             destination_input="iterated_user_input",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="flow\_processed\_query\_edge",
-/// ...             source\_node=reduce\_node,
-/// ...             source\_output="flow\_processed\_query",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="flow\_processed\_query",
+/// ...             name="flow_processed_queries_edge",
+/// ...             source_node=map_node,
+/// ...             source_output="collected_flow_processed_query",
+/// ...             destination_node=reduce_node,
+/// ...             destination_input="elements",
 /// ...         ),
-/// ...     \],
+/// ...         DataFlowEdge(
+/// ...             name="flow_processed_query_edge",
+/// ...             source_node=reduce_node,
+/// ...             source_output="flow_processed_query",
+/// ...             destination_node=end_node,
+/// ...             destination_input="flow_processed_query",
+/// ...         ),
+/// ...     ],
 /// ... )
+/// ```
 ///
 /// Once the subflow is created we can simply integrate it with the ``FlowNode``:
 ///
-/// \>\>\> from pyagentspec.flows.nodes import FlowNode, AgentNode
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> start\_node = StartNode(name="start")
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[flow\_processed\_query\_property\])
-/// \>\>\> flow\_node = FlowNode(name="flow node", subflow=mapreduce\_flow)
-/// \>\>\> agent = Agent(
+/// ```text
+/// >>> from pyagentspec.flows.nodes import FlowNode, AgentNode
+/// >>> from pyagentspec.agent import Agent
+/// >>> start_node = StartNode(name="start")
+/// >>> end_node = EndNode(name="end", outputs=[flow_processed_query_property])
+/// >>> flow_node = FlowNode(name="flow node", subflow=mapreduce_flow)
+/// >>> agent = Agent(
 /// ...     name="User interaction agent",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt=(
+/// ...     llm_config=llm_config,
+/// ...     system_prompt=(
 /// ...         "Your task is to gather from the user the query and the number of times "
 /// ...         "it should be asked to an LLM. Once you have this information, submit and exit."
 /// ...     ),
-/// ...     outputs=\[user\_query\_property, n\_repeat\_property\],
+/// ...     outputs=[user_query_property, n_repeat_property],
 /// ... )
-/// \>\>\> agent\_node = AgentNode(name="flow node", agent=agent)
-/// \>\>\> flow = Flow(
+/// >>> agent_node = AgentNode(name="flow node", agent=agent)
+/// >>> flow = Flow(
 /// ...     name="Map flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, agent\_node, flow\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_agent", from\_node=start\_node, to\_node=agent\_node),
-/// ...         ControlFlowEdge(name="agent\_to\_flow", from\_node=agent\_node, to\_node=flow\_node),
-/// ...         ControlFlowEdge(name="flow\_to\_end", from\_node=flow\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, agent_node, flow_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_agent", from_node=start_node, to_node=agent_node),
+/// ...         ControlFlowEdge(name="agent_to_flow", from_node=agent_node, to_node=flow_node),
+/// ...         ControlFlowEdge(name="flow_to_end", from_node=flow_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="query\_edge",
-/// ...             source\_node=agent\_node,
-/// ...             source\_output="user\_query",
-/// ...             destination\_node=flow\_node,
-/// ...             destination\_input="user\_query",
+/// ...             name="query_edge",
+/// ...             source_node=agent_node,
+/// ...             source_output="user_query",
+/// ...             destination_node=flow_node,
+/// ...             destination_input="user_query",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="n\_rep\_edge",
-/// ...             source\_node=agent\_node,
-/// ...             source\_output="n\_repeat",
-/// ...             destination\_node=flow\_node,
-/// ...             destination\_input="n\_repeat"
+/// ...             name="n_rep_edge",
+/// ...             source_node=agent_node,
+/// ...             source_output="n_repeat",
+/// ...             destination_node=flow_node,
+/// ...             destination_input="n_repeat"
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="n\_rep\_edge",
-/// ...             source\_node=flow\_node,
-/// ...             source\_output="flow\_processed\_query",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="flow\_processed\_query"
+/// ...             name="n_rep_edge",
+/// ...             source_node=flow_node,
+/// ...             source_output="flow_processed_query",
+/// ...             destination_node=end_node,
+/// ...             destination_input="flow_processed_query"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "FlowNode")]
 pub struct FlowNode {
@@ -1532,60 +1550,62 @@ pub struct InMemoryCollectionDatastore {
 /// An agent message, if given, is appended to the conversation before waiting for input.
 /// User input is appended to the conversation as a user message, and it is returned as a string property from the node.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// One per variable in the message
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// One string property that represents the content of the input user message.
 ///
-/// If None is given, ``pyagentspec`` infers a string property named ``user\_input``.
-/// - \*\*Branches\*\*
+/// If None is given, ``pyagentspec`` infers a string property named ``user_input``.
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import StartNode, EndNode, InputMessageNode, OutputMessageNode, LlmNode
-/// \>\>\> from pyagentspec.property import StringProperty
-/// \>\>\> start\_node = StartNode(name="start")
-/// \>\>\> prompt\_node = OutputMessageNode(name="ask\_input", message="What is the paragraph you want to rephrase?")
-/// \>\>\> input\_node = InputMessageNode(name="user\_input", outputs=\[StringProperty(title="user\_input")\])
-/// \>\>\> llm\_node = LlmNode(
+/// ```text
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import StartNode, EndNode, InputMessageNode, OutputMessageNode, LlmNode
+/// >>> from pyagentspec.property import StringProperty
+/// >>> start_node = StartNode(name="start")
+/// >>> prompt_node = OutputMessageNode(name="ask_input", message="What is the paragraph you want to rephrase?")
+/// >>> input_node = InputMessageNode(name="user_input", outputs=[StringProperty(title="user_input")])
+/// >>> llm_node = LlmNode(
 /// ...     name="rephrase",
-/// ...     llm\_config=llm\_config,
-/// ...     prompt\_template="Rephrase {{user\_input}}",
-/// ...     outputs=\[StringProperty(title="rephrased\_user\_input")\],
+/// ...     llm_config=llm_config,
+/// ...     prompt_template="Rephrase {{user_input}}",
+/// ...     outputs=[StringProperty(title="rephrased_user_input")],
 /// ... )
-/// \>\>\> output\_node = OutputMessageNode(name="ask\_input", message="{{rephrased\_user\_input}}")
-/// \>\>\> end\_node = EndNode(name="end")
-/// \>\>\> flow = Flow(
-/// ...     name="rephrase\_paragraph\_flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, prompt\_node, input\_node, llm\_node, output\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="ce1", from\_node=start\_node, to\_node=prompt\_node),
-/// ...         ControlFlowEdge(name="ce2", from\_node=prompt\_node, to\_node=input\_node),
-/// ...         ControlFlowEdge(name="ce3", from\_node=input\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="ce4", from\_node=llm\_node, to\_node=output\_node),
-/// ...         ControlFlowEdge(name="ce5", from\_node=output\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// >>> output_node = OutputMessageNode(name="ask_input", message="{{rephrased_user_input}}")
+/// >>> end_node = EndNode(name="end")
+/// >>> flow = Flow(
+/// ...     name="rephrase_paragraph_flow",
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, prompt_node, input_node, llm_node, output_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="ce1", from_node=start_node, to_node=prompt_node),
+/// ...         ControlFlowEdge(name="ce2", from_node=prompt_node, to_node=input_node),
+/// ...         ControlFlowEdge(name="ce3", from_node=input_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="ce4", from_node=llm_node, to_node=output_node),
+/// ...         ControlFlowEdge(name="ce5", from_node=output_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
 /// ...             name="de1",
-/// ...             source\_node=input\_node,
-/// ...             source\_output="user\_input",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="user\_input",
+/// ...             source_node=input_node,
+/// ...             source_output="user_input",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="user_input",
 /// ...         ),
 /// ...         DataFlowEdge(
 /// ...             name="de2",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="rephrased\_user\_input",
-/// ...             destination\_node=output\_node,
-/// ...             destination\_input="rephrased\_user\_input",
+/// ...             source_node=llm_node,
+/// ...             source_output="rephrased_user_input",
+/// ...             destination_node=output_node,
+/// ...             destination_input="rephrased_user_input",
 /// ...         ),
-/// ...     \]
+/// ...     ]
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "InputMessageNode")]
 pub struct InputMessageNode {
@@ -1605,7 +1625,7 @@ pub struct InputMessageNode {
 }
 /// A LLM configuration defines how to connect to a LLM to do generation requests.
 ///
-/// This class can be used directly with the ``provider``, ``api\_provider``, and ``api\_type``
+/// This class can be used directly with the ``provider``, ``api_provider``, and ``api_type``
 /// fields to describe any LLM without a dedicated subclass. Concrete subclasses provide
 /// additional configuration for specific LLM providers.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -1642,61 +1662,63 @@ pub struct LlmConfig {
 ///
 /// This node is intended to be a part of a Flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// One per placeholder in the prompt template.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// The output text generated by the LLM.
 ///
-/// If None is given, ``pyagentspec`` infers a string property named ``generated\_text``.
-/// - \*\*Branches\*\*
+/// If None is given, ``pyagentspec`` infers a string property named ``generated_text``.
+/// - **Branches**
 /// One, the default next.
 ///
 /// Example
 /// -------
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.nodes import LlmNode, StartNode, EndNode
-/// \>\>\> country\_property = Property(
-/// ...     json\_schema={"title": "country", "type": "string"}
+/// ```text
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.nodes import LlmNode, StartNode, EndNode
+/// >>> country_property = Property(
+/// ...     json_schema={"title": "country", "type": "string"}
 /// ... )
-/// \>\>\> capital\_property = Property(
-/// ...     json\_schema={"title": "capital", "type": "string"}
+/// >>> capital_property = Property(
+/// ...     json_schema={"title": "capital", "type": "string"}
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[country\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[capital\_property\])
-/// \>\>\> llm\_node = LlmNode(
+/// >>> start_node = StartNode(name="start", inputs=[country_property])
+/// >>> end_node = EndNode(name="end", outputs=[capital_property])
+/// >>> llm_node = LlmNode(
 /// ...     name="simple llm node",
-/// ...     llm\_config=llm\_config,
-/// ...     prompt\_template="What is the capital of {{ country }}?",
-/// ...     inputs=\[country\_property\],
-/// ...     outputs=\[capital\_property\],
+/// ...     llm_config=llm_config,
+/// ...     prompt_template="What is the capital of {{ country }}?",
+/// ...     inputs=[country_property],
+/// ...     outputs=[capital_property],
 /// ... )
-/// \>\>\> flow = Flow(
+/// >>> flow = Flow(
 /// ...     name="Get the country's capital flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, llm\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_llm", from\_node=start\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_end", from\_node=llm\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, llm_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_llm", from_node=start_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="llm_to_end", from_node=llm_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="country\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="country",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="country",
+/// ...             name="country_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="country",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="country",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="capital\_edge",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="capital",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="capital"
+/// ...             name="capital_edge",
+/// ...             source_node=llm_node,
+/// ...             source_output="capital",
+/// ...             destination_node=end_node,
+/// ...             destination_input="capital"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "LlmNode")]
 pub struct LlmNode {
@@ -1822,31 +1844,33 @@ pub struct MTlsOracleDatabaseConnectionConfig {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.managerworkers import ManagerWorkers
-/// \>\>\> manager\_agent = Agent(
-/// ...     name="manager\_agent",
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.managerworkers import ManagerWorkers
+/// >>> manager_agent = Agent(
+/// ...     name="manager_agent",
 /// ...     description="Agent that manages a group of math agents",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt="You are the manager of a group of math agents"
+/// ...     llm_config=llm_config,
+/// ...     system_prompt="You are the manager of a group of math agents"
 /// ... )
-/// \>\>\> multiplication\_agent = Agent(
-/// ...     name="multiplication\_agent",
+/// >>> multiplication_agent = Agent(
+/// ...     name="multiplication_agent",
 /// ...     description="Agent that can do multiplication",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt="You can do multiplication."
+/// ...     llm_config=llm_config,
+/// ...     system_prompt="You can do multiplication."
 /// ... )
-/// \>\>\> division\_agent = Agent(
-/// ...     name="division\_agent",
+/// >>> division_agent = Agent(
+/// ...     name="division_agent",
 /// ...     description="Agent that can do division",
-/// ...     llm\_config=llm\_config,
-/// ...     system\_prompt="You can do division."
+/// ...     llm_config=llm_config,
+/// ...     system_prompt="You can do division."
 /// ... )
-/// \>\>\> group = ManagerWorkers(
+/// >>> group = ManagerWorkers(
 /// ...     name="managerworkers",
-/// ...     group\_manager=manager\_agent,
-/// ...     workers=\[multiplication\_agent, division\_agent\],
+/// ...     group_manager=manager_agent,
+/// ...     workers=[multiplication_agent, division_agent],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "ManagerWorkers", since = "25.4.2")]
 pub struct ManagerWorkers {
@@ -1871,23 +1895,23 @@ pub struct ManagerWorkers {
 }
 /// The map node executes a subflow on each element of a given input as part of a flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the inner structure. It's the sets of inputs
 /// required by the StartNode of the inner flow.
 /// The names of the inputs will be the ones of the inner flow,
-/// complemented with the ``iterated\_`` prefix. Their type is
-/// ``Union\[inner\_type, List\[inner\_type\]\]``, where ``inner\_type``
+/// complemented with the ``iterated_`` prefix. Their type is
+/// ``Union[inner_type, List[inner_type]]``, where ``inner_type``
 /// is the type of the respective input in the inner flow.
 ///
 /// If None is given, ``pyagentspec`` infers input properties directly from the inner flow,
 /// specifying title and type according to the rules defined above.
 ///
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the inner structure. It's the union of the
 /// sets of outputs exposed by the EndNodes of the inner flow,
 /// combined with the reducer method of each output.
 /// The names of the outputs will be the ones of the inner flow,
-/// complemented with the ``collected\_`` prefix. Their type depends
+/// complemented with the ``collected_`` prefix. Their type depends
 /// on the ``reduce`` method specified for that output:
 ///
 /// - ``List`` of the respective output type in case of ``append``
@@ -1897,7 +1921,7 @@ pub struct ManagerWorkers {
 /// an output property for each entry in the ``reducers`` dictionary, specifying title
 /// and type according to the rules defined above.
 ///
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
@@ -1905,122 +1929,128 @@ pub struct ManagerWorkers {
 /// In this example we will create a flow that returns
 /// an L2-normalized version of a given list of numbers.
 ///
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import EndNode, StartNode, MapNode, ToolNode
-/// \>\>\> from pyagentspec.tools import ServerTool
+/// ```text
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import EndNode, StartNode, MapNode, ToolNode
+/// >>> from pyagentspec.tools import ServerTool
+/// ```
 ///
 /// First, we define a MapNode that returns the square of all the elements in a list.
 /// It will be used to compute the L2-norm.
 ///
-/// \>\>\> x\_property = Property(json\_schema={"title": "x", "type": "number"})
-/// \>\>\> x\_square\_property = Property(
-/// ...     json\_schema={"title": "x\_square", "type": "number"}
+/// ```text
+/// >>> x_property = Property(json_schema={"title": "x", "type": "number"})
+/// >>> x_square_property = Property(
+/// ...     json_schema={"title": "x_square", "type": "number"}
 /// ... )
-/// \>\>\> square\_tool = ServerTool(
-/// ...     name="compute\_square\_tool",
+/// >>> square_tool = ServerTool(
+/// ...     name="compute_square_tool",
 /// ...     description="Computes the square of a number",
-/// ...     inputs=\[x\_property\],
-/// ...     outputs=\[x\_square\_property\],
+/// ...     inputs=[x_property],
+/// ...     outputs=[x_square_property],
 /// ... )
-/// \>\>\> list\_of\_x\_property = Property(
-/// ...     json\_schema={"title": "x\_list", "type": "array", "items": {"type": "number"}}
+/// >>> list_of_x_property = Property(
+/// ...     json_schema={"title": "x_list", "type": "array", "items": {"type": "number"}}
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[x\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[x\_square\_property\])
-/// \>\>\> square\_tool\_node = ToolNode(name="square tool node", tool=square\_tool)
-/// \>\>\> square\_number\_flow = Flow(
+/// >>> start_node = StartNode(name="start", inputs=[x_property])
+/// >>> end_node = EndNode(name="end", outputs=[x_square_property])
+/// >>> square_tool_node = ToolNode(name="square tool node", tool=square_tool)
+/// >>> square_number_flow = Flow(
 /// ...     name="Square number flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, square\_tool\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, square_tool_node, end_node],
+/// ...     control_flow_connections=[
 /// ...         ControlFlowEdge(
-/// ...             name="start\_to\_tool", from\_node=start\_node, to\_node=square\_tool\_node
+/// ...             name="start_to_tool", from_node=start_node, to_node=square_tool_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="tool\_to\_end", from\_node=square\_tool\_node, to\_node=end\_node
+/// ...             name="tool_to_end", from_node=square_tool_node, to_node=end_node
 /// ...         ),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="x\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="x",
-/// ...             destination\_node=square\_tool\_node,
-/// ...             destination\_input="x",
+/// ...             name="x_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="x",
+/// ...             destination_node=square_tool_node,
+/// ...             destination_input="x",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="x\_square\_edge",
-/// ...             source\_node=square\_tool\_node,
-/// ...             source\_output="x\_square",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="x\_square",
+/// ...             name="x_square_edge",
+/// ...             source_node=square_tool_node,
+/// ...             source_output="x_square",
+/// ...             destination_node=end_node,
+/// ...             destination_input="x_square",
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
-/// \>\>\> list\_of\_x\_square\_property = Property(
-/// ...     json\_schema={"title": "x\_square\_list", "type": "array", "items": {"type": "number"}}
+/// >>> list_of_x_square_property = Property(
+/// ...     json_schema={"title": "x_square_list", "type": "array", "items": {"type": "number"}}
 /// ... )
-/// \>\>\> square\_numbers\_map\_node = MapNode(
+/// >>> square_numbers_map_node = MapNode(
 /// ...     name="square number map node",
-/// ...     subflow=square\_number\_flow,
+/// ...     subflow=square_number_flow,
 /// ... )
+/// ```
 ///
 /// Now we define the MapNode responsible for normalizing the given list of input numbers.
 /// The denominator is the same for all of the numbers,
 /// we are going to map only the numerators (i.e., the input numbers).
 ///
-/// \>\>\> numerator\_property = Property(
-/// ...     json\_schema={"title": "numerator", "type": "number"}
+/// ```text
+/// >>> numerator_property = Property(
+/// ...     json_schema={"title": "numerator", "type": "number"}
 /// ... )
-/// \>\>\> denominator\_property = Property(
-/// ...     json\_schema={"title": "denominator", "type": "number"}
+/// >>> denominator_property = Property(
+/// ...     json_schema={"title": "denominator", "type": "number"}
 /// ... )
-/// \>\>\> result\_property = Property(
-/// ...     json\_schema={"title": "result", "type": "number"}
+/// >>> result_property = Property(
+/// ...     json_schema={"title": "result", "type": "number"}
 /// ... )
-/// \>\>\> division\_tool = ServerTool(
-/// ...     name="division\_tool",
+/// >>> division_tool = ServerTool(
+/// ...     name="division_tool",
 /// ...     description="Computes the ratio between two numbers",
-/// ...     inputs=\[numerator\_property, denominator\_property\],
-/// ...     outputs=\[result\_property\],
+/// ...     inputs=[numerator_property, denominator_property],
+/// ...     outputs=[result_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[numerator\_property, denominator\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[result\_property\])
-/// \>\>\> divide\_node = ToolNode(name="divide node", tool=division\_tool)
-/// \>\>\> normalize\_flow = Flow(
+/// >>> start_node = StartNode(name="start", inputs=[numerator_property, denominator_property])
+/// >>> end_node = EndNode(name="end", outputs=[result_property])
+/// >>> divide_node = ToolNode(name="divide node", tool=division_tool)
+/// >>> normalize_flow = Flow(
 /// ...     name="Normalize flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, divide\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_tool", from\_node=start\_node, to\_node=divide\_node),
-/// ...         ControlFlowEdge(name="tool\_to\_end", from\_node=divide\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, divide_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_tool", from_node=start_node, to_node=divide_node),
+/// ...         ControlFlowEdge(name="tool_to_end", from_node=divide_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="numerator\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="numerator",
-/// ...             destination\_node=divide\_node,
-/// ...             destination\_input="numerator",
+/// ...             name="numerator_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="numerator",
+/// ...             destination_node=divide_node,
+/// ...             destination_input="numerator",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="denominator\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="denominator",
-/// ...             destination\_node=divide\_node,
-/// ...             destination\_input="denominator",
+/// ...             name="denominator_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="denominator",
+/// ...             destination_node=divide_node,
+/// ...             destination_input="denominator",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="result\_edge",
-/// ...             source\_node=divide\_node,
-/// ...             source\_output="result",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="result",
+/// ...             name="result_edge",
+/// ...             source_node=divide_node,
+/// ...             source_output="result",
+/// ...             destination_node=end_node,
+/// ...             destination_input="result",
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 ///
 /// Finally, we define the overall flow:
 ///
@@ -2028,99 +2058,101 @@ pub struct ManagerWorkers {
 /// - The squared list is summed and root squared
 /// - The list of inputs is normalized based on the outcomes of the previous 2 steps
 ///
-/// \>\>\> squared\_sum\_property = Property(
-/// ...     json\_schema={"title": "squared\_sum", "type": "number"}
+/// ```text
+/// >>> squared_sum_property = Property(
+/// ...     json_schema={"title": "squared_sum", "type": "number"}
 /// ... )
-/// \>\>\> normalized\_list\_of\_x\_property = Property(
-/// ...     json\_schema={
-/// ...         "title": "x\_list\_normalized",
+/// >>> normalized_list_of_x_property = Property(
+/// ...     json_schema={
+/// ...         "title": "x_list_normalized",
 /// ...         "type": "array",
 /// ...         "items": {"type": "number"},
 /// ...     }
 /// ... )
-/// \>\>\> normalize\_map\_node = MapNode(
+/// >>> normalize_map_node = MapNode(
 /// ...     name="normalize map node",
-/// ...     subflow=normalize\_flow,
+/// ...     subflow=normalize_flow,
 /// ... )
-/// \>\>\> squared\_sum\_tool = ServerTool(
-/// ...     name="squared\_sum\_tool",
+/// >>> squared_sum_tool = ServerTool(
+/// ...     name="squared_sum_tool",
 /// ...     description="Computes the squared sum of a list of numbers",
-/// ...     inputs=\[list\_of\_x\_property\],
-/// ...     outputs=\[squared\_sum\_property\],
+/// ...     inputs=[list_of_x_property],
+/// ...     outputs=[squared_sum_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[list\_of\_x\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[normalized\_list\_of\_x\_property\])
-/// \>\>\> squared\_sum\_tool\_node = ToolNode(name="squared sum tool node", tool=squared\_sum\_tool)
-/// \>\>\> flow = Flow(
+/// >>> start_node = StartNode(name="start", inputs=[list_of_x_property])
+/// >>> end_node = EndNode(name="end", outputs=[normalized_list_of_x_property])
+/// >>> squared_sum_tool_node = ToolNode(name="squared sum tool node", tool=squared_sum_tool)
+/// >>> flow = Flow(
 /// ...     name="L2 normalize flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[
-/// ...         start\_node,
-/// ...         square\_numbers\_map\_node,
-/// ...         squared\_sum\_tool\_node,
-/// ...         normalize\_map\_node,
-/// ...         end\_node,
-/// ...     \],
-/// ...     control\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[
+/// ...         start_node,
+/// ...         square_numbers_map_node,
+/// ...         squared_sum_tool_node,
+/// ...         normalize_map_node,
+/// ...         end_node,
+/// ...     ],
+/// ...     control_flow_connections=[
 /// ...         ControlFlowEdge(
-/// ...             name="start\_to\_square\_numbers",
-/// ...             from\_node=start\_node,
-/// ...             to\_node=square\_numbers\_map\_node
-/// ...         ),
-/// ...         ControlFlowEdge(
-/// ...             name="square\_numbers\_to\_squared\_sum\_tool",
-/// ...             from\_node=square\_numbers\_map\_node,
-/// ...             to\_node=squared\_sum\_tool\_node
+/// ...             name="start_to_square_numbers",
+/// ...             from_node=start_node,
+/// ...             to_node=square_numbers_map_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="squared\_sum\_tool\_to\_normalize",
-/// ...             from\_node=squared\_sum\_tool\_node,
-/// ...             to\_node=normalize\_map\_node
+/// ...             name="square_numbers_to_squared_sum_tool",
+/// ...             from_node=square_numbers_map_node,
+/// ...             to_node=squared_sum_tool_node
 /// ...         ),
 /// ...         ControlFlowEdge(
-/// ...             name="normalize\_to\_end",
-/// ...             from\_node=normalize\_map\_node,
-/// ...             to\_node=end\_node
+/// ...             name="squared_sum_tool_to_normalize",
+/// ...             from_node=squared_sum_tool_node,
+/// ...             to_node=normalize_map_node
 /// ...         ),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
-/// ...         DataFlowEdge(
-/// ...             name="list\_of\_x\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="x\_list",
-/// ...             destination\_node=square\_numbers\_map\_node,
-/// ...             destination\_input="iterated\_x",
+/// ...         ControlFlowEdge(
+/// ...             name="normalize_to_end",
+/// ...             from_node=normalize_map_node,
+/// ...             to_node=end_node
 /// ...         ),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="x\_square\_list\_edge",
-/// ...             source\_node=square\_numbers\_map\_node,
-/// ...             source\_output="collected\_x\_square",
-/// ...             destination\_node=squared\_sum\_tool\_node,
-/// ...             destination\_input="x\_list",
+/// ...             name="list_of_x_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="x_list",
+/// ...             destination_node=square_numbers_map_node,
+/// ...             destination_input="iterated_x",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="numerator\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="x\_list",
-/// ...             destination\_node=normalize\_map\_node,
-/// ...             destination\_input="iterated\_numerator",
+/// ...             name="x_square_list_edge",
+/// ...             source_node=square_numbers_map_node,
+/// ...             source_output="collected_x_square",
+/// ...             destination_node=squared_sum_tool_node,
+/// ...             destination_input="x_list",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="denominator\_edge",
-/// ...             source\_node=squared\_sum\_tool\_node,
-/// ...             source\_output="squared\_sum",
-/// ...             destination\_node=normalize\_map\_node,
-/// ...             destination\_input="iterated\_denominator",
+/// ...             name="numerator_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="x_list",
+/// ...             destination_node=normalize_map_node,
+/// ...             destination_input="iterated_numerator",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="x\_list\_normalized\_edge",
-/// ...             source\_node=normalize\_map\_node,
-/// ...             source\_output="collected\_result",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="x\_list\_normalized",
+/// ...             name="denominator_edge",
+/// ...             source_node=squared_sum_tool_node,
+/// ...             source_output="squared_sum",
+/// ...             destination_node=normalize_map_node,
+/// ...             destination_input="iterated_denominator",
 /// ...         ),
-/// ...     \],
+/// ...         DataFlowEdge(
+/// ...             name="x_list_normalized_edge",
+/// ...             source_node=normalize_map_node,
+/// ...             source_output="collected_result",
+/// ...             destination_node=end_node,
+/// ...             destination_input="x_list_normalized",
+/// ...         ),
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "MapNode")]
 pub struct MapNode {
@@ -2145,12 +2177,14 @@ pub struct MapNode {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.transforms import MessageSummarizationTransform
-/// \>\>\> summarization\_transform = MessageSummarizationTransform(
+/// ```text
+/// >>> from pyagentspec.transforms import MessageSummarizationTransform
+/// >>> summarization_transform = MessageSummarizationTransform(
 /// ...     name="message-summarizer",
-/// ...     llm=llm\_config,
-/// ...     max\_message\_size=30\_000
+/// ...     llm=llm_config,
+/// ...     max_message_size=30_000
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "MessageSummarizationTransform", since = "26.1.2")]
 pub struct MessageSummarizationTransform {
@@ -2193,8 +2227,8 @@ pub struct MessageSummarizationTransform {
 ///
 /// This configuration describes how the runtime establishes the OAuth client
 /// identity to use with the authorization server. It supports:
-/// - Pre-registered clients (static client\_id/client\_secret)
-/// - Client ID Metadata Documents (URL-formatted client\_id)
+/// - Pre-registered clients (static client_id/client_secret)
+/// - Client ID Metadata Documents (URL-formatted client_id)
 /// - Dynamic client registration (RFC 7591)
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "OAuthClientConfig", since = "26.1.2")]
@@ -2283,7 +2317,7 @@ pub struct OciAgent {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// OCI client config class for authentication using API\_KEY and a config file.
+/// OCI client config class for authentication using API_KEY and a config file.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     component = "OciClientConfigWithApiKey",
@@ -2302,7 +2336,7 @@ pub struct OciClientConfigWithApiKey {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// OCI client config class for authentication using INSTANCE\_PRINCIPAL.
+/// OCI client config class for authentication using INSTANCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     component = "OciClientConfigWithInstancePrincipal",
@@ -2319,7 +2353,7 @@ pub struct OciClientConfigWithInstancePrincipal {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// OCI client config class for authentication using RESOURCE\_PRINCIPAL.
+/// OCI client config class for authentication using RESOURCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     component = "OciClientConfigWithResourcePrincipal",
@@ -2336,7 +2370,7 @@ pub struct OciClientConfigWithResourcePrincipal {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// OCI client config class for authentication using SECURITY\_TOKEN.
+/// OCI client config class for authentication using SECURITY_TOKEN.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     component = "OciClientConfigWithSecurityToken",
@@ -2510,58 +2544,60 @@ pub struct OracleDatabaseDatastore {
 }
 /// This node appends an agent message to the ongoing flow conversation.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// One per variable in the message.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// No outputs.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import StartNode, EndNode, InputMessageNode, OutputMessageNode, LlmNode
-/// \>\>\> from pyagentspec.property import StringProperty
-/// \>\>\> start\_node = StartNode(name="start")
-/// \>\>\> prompt\_node = OutputMessageNode(name="ask\_input", message="What is the paragraph you want to rephrase?")
-/// \>\>\> input\_node = InputMessageNode(name="user\_input", outputs=\[StringProperty(title="user\_input")\])
-/// \>\>\> llm\_node = LlmNode(
+/// ```text
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import StartNode, EndNode, InputMessageNode, OutputMessageNode, LlmNode
+/// >>> from pyagentspec.property import StringProperty
+/// >>> start_node = StartNode(name="start")
+/// >>> prompt_node = OutputMessageNode(name="ask_input", message="What is the paragraph you want to rephrase?")
+/// >>> input_node = InputMessageNode(name="user_input", outputs=[StringProperty(title="user_input")])
+/// >>> llm_node = LlmNode(
 /// ...     name="rephrase",
-/// ...     llm\_config=llm\_config,
-/// ...     prompt\_template="Rephrase {{user\_input}}",
-/// ...     outputs=\[StringProperty(title="rephrased\_user\_input")\],
+/// ...     llm_config=llm_config,
+/// ...     prompt_template="Rephrase {{user_input}}",
+/// ...     outputs=[StringProperty(title="rephrased_user_input")],
 /// ... )
-/// \>\>\> output\_node = OutputMessageNode(name="ask\_input", message="{{rephrased\_user\_input}}")
-/// \>\>\> end\_node = EndNode(name="end")
-/// \>\>\> flow = Flow(
-/// ...     name="rephrase\_paragraph\_flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, prompt\_node, input\_node, llm\_node, output\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="ce1", from\_node=start\_node, to\_node=prompt\_node),
-/// ...         ControlFlowEdge(name="ce2", from\_node=prompt\_node, to\_node=input\_node),
-/// ...         ControlFlowEdge(name="ce3", from\_node=input\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="ce4", from\_node=llm\_node, to\_node=output\_node),
-/// ...         ControlFlowEdge(name="ce5", from\_node=output\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// >>> output_node = OutputMessageNode(name="ask_input", message="{{rephrased_user_input}}")
+/// >>> end_node = EndNode(name="end")
+/// >>> flow = Flow(
+/// ...     name="rephrase_paragraph_flow",
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, prompt_node, input_node, llm_node, output_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="ce1", from_node=start_node, to_node=prompt_node),
+/// ...         ControlFlowEdge(name="ce2", from_node=prompt_node, to_node=input_node),
+/// ...         ControlFlowEdge(name="ce3", from_node=input_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="ce4", from_node=llm_node, to_node=output_node),
+/// ...         ControlFlowEdge(name="ce5", from_node=output_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
 /// ...             name="de1",
-/// ...             source\_node=input\_node,
-/// ...             source\_output="user\_input",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="user\_input",
+/// ...             source_node=input_node,
+/// ...             source_output="user_input",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="user_input",
 /// ...         ),
 /// ...         DataFlowEdge(
 /// ...             name="de2",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="rephrased\_user\_input",
-/// ...             destination\_node=output\_node,
-/// ...             destination\_input="rephrased\_user\_input",
+/// ...             source_node=llm_node,
+/// ...             source_output="rephrased_user_input",
+/// ...             destination_node=output_node,
+/// ...             destination_input="rephrased_user_input",
 /// ...         ),
-/// ...     \]
+/// ...     ]
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "OutputMessageNode")]
 pub struct OutputMessageNode {
@@ -2581,15 +2617,15 @@ pub struct OutputMessageNode {
 }
 /// The parallel flow node executes multiple subflows in parallel.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the inner structure. It's the union of the sets of inputs of the inner flows.
 /// Inputs of different inner flows that have the same name are merged if they have the same type.
 ///
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the inner structure. It's the union of the outputs of the inner flows.
 /// Outputs of different inner flows that have the same name are not allowed.
 ///
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
@@ -2618,23 +2654,23 @@ pub struct ParallelFlowNode {
 }
 /// The parallel map node executes a subflow on each element of a given input in a parallel manner.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the inner structure. It's the sets of inputs
 /// required by the StartNode of the inner flow.
 /// The names of the inputs will be the ones of the inner flow,
-/// complemented with the ``iterated\_`` prefix. Their type is
-/// ``Union\[inner\_type, List\[inner\_type\]\]``, where ``inner\_type``
+/// complemented with the ``iterated_`` prefix. Their type is
+/// ``Union[inner_type, List[inner_type]]``, where ``inner_type``
 /// is the type of the respective input in the inner flow.
 ///
 /// If None is given, ``pyagentspec`` infers input properties directly from the inner flow,
 /// specifying title and type according to the rules defined above.
 ///
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the inner structure. It's the union of the
 /// sets of outputs exposed by the EndNodes of the inner flow,
 /// combined with the reducer method of each output.
 /// The names of the outputs will be the ones of the inner flow,
-/// complemented with the ``collected\_`` prefix. Their type depends
+/// complemented with the ``collected_`` prefix. Their type depends
 /// on the ``reduce`` method specified for that output:
 ///
 /// - ``List`` of the respective output type in case of ``append``
@@ -2644,111 +2680,119 @@ pub struct ParallelFlowNode {
 /// an output property for each entry in the ``reducers`` dictionary, specifying title
 /// and type according to the rules defined above.
 ///
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
 /// In this example we create a flow that generates a summary of the given articles that talk about LLMs.
 ///
-/// \>\>\> from pyagentspec.property import BooleanProperty, StringProperty, ListProperty
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import EndNode, StartNode, ParallelMapNode, LlmNode, BranchingNode
-/// \>\>\> from pyagentspec.flows.node import Node
+/// ```text
+/// >>> from pyagentspec.property import BooleanProperty, StringProperty, ListProperty
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import EndNode, StartNode, ParallelMapNode, LlmNode, BranchingNode
+/// >>> from pyagentspec.flows.node import Node
+/// ```
 ///
 /// First we define the flow that determines if an article talks about LLMs or not:
 ///
 /// - if it does, we return it, so that we will use it for our summary
 /// - if it does not, we don't return its text
 ///
-/// \>\>\> def create\_data\_flow\_edge(source\_node: Node, destination\_node: Node, property\_name: str) -\> DataFlowEdge:
+/// ```text
+/// >>> def create_data_flow_edge(source_node: Node, destination_node: Node, property_name: str) -> DataFlowEdge:
 /// ...     return DataFlowEdge(
-/// ...         name=f"{source\_node.name}\_{destination\_node.name}\_{property\_name}\_edge",
-/// ...         source\_node=source\_node,
-/// ...         source\_output=property\_name,
-/// ...         destination\_node=destination\_node,
-/// ...         destination\_input=property\_name,
+/// ...         name=f"{source_node.name}_{destination_node.name}_{property_name}_edge",
+/// ...         source_node=source_node,
+/// ...         source_output=property_name,
+/// ...         destination_node=destination_node,
+/// ...         destination_input=property_name,
 /// ...     )
-/// \>\>\>
-/// \>\>\> article\_property = StringProperty(title="article")
-/// \>\>\> is\_llm\_article\_property = StringProperty(title="is\_article")
-/// \>\>\> llm\_node = LlmNode(
-/// ...     name="check\_if\_article\_talks\_about\_llms\_node",
-/// ...     prompt\_template="Look at this article: {{article}}. Does it talk about LLMs? Answer `yes` or `no`.",
-/// ...     llm\_config=llm\_config,
-/// ...     inputs=\[article\_property\],
-/// ...     outputs=\[is\_llm\_article\_property\],
+/// >>>
+/// >>> article_property = StringProperty(title="article")
+/// >>> is_llm_article_property = StringProperty(title="is_article")
+/// >>> llm_node = LlmNode(
+/// ...     name="check_if_article_talks_about_llms_node",
+/// ...     prompt_template="Look at this article: {{article}}. Does it talk about LLMs? Answer `yes` or `no`.",
+/// ...     llm_config=llm_config,
+/// ...     inputs=[article_property],
+/// ...     outputs=[is_llm_article_property],
 /// ... )
-/// \>\>\>
-/// \>\>\> branching\_node = BranchingNode(
-/// ...     name="decide\_if\_we\_should\_return\_the\_article",
+/// >>>
+/// >>> branching_node = BranchingNode(
+/// ...     name="decide_if_we_should_return_the_article",
 /// ...     mapping={"yes": "yes"},
-/// ...     inputs=\[is\_llm\_article\_property\],
+/// ...     inputs=[is_llm_article_property],
 /// ... )
-/// \>\>\>
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[article\_property\])
-/// \>\>\> end\_node\_with\_output = EndNode(name="end\_with\_output", outputs=\[article\_property\])
-/// \>\>\> end\_node\_without\_output = EndNode(name="end\_without\_output", outputs=\[\])
-/// \>\>\>
-/// \>\>\> check\_if\_article\_is\_about\_llm\_flow = Flow(
-/// ...     name="is\_article\_about\_llm\_flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, llm\_node, end\_node\_with\_output, end\_node\_without\_output, branching\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_llm", from\_node=start\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_branching", from\_node=llm\_node, to\_node=branching\_node),
-/// ...         ControlFlowEdge(name="branching\_to\_end\_with", from\_node=branching\_node, to\_node=end\_node\_with\_output),
-/// ...         ControlFlowEdge(name="branching\_to\_end\_without", from\_node=branching\_node, to\_node=end\_node\_without\_output),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
-/// ...         create\_data\_flow\_edge(start\_node, llm\_node, article\_property.title),
-/// ...         create\_data\_flow\_edge(llm\_node, branching\_node, is\_llm\_article\_property.title),
-/// ...         create\_data\_flow\_edge(start\_node, end\_node\_with\_output, article\_property.title),
-/// ...     \],
-/// ...     outputs=\[StringProperty(title=article\_property.title, default="")\],
+/// >>>
+/// >>> start_node = StartNode(name="start", inputs=[article_property])
+/// >>> end_node_with_output = EndNode(name="end_with_output", outputs=[article_property])
+/// >>> end_node_without_output = EndNode(name="end_without_output", outputs=[])
+/// >>>
+/// >>> check_if_article_is_about_llm_flow = Flow(
+/// ...     name="is_article_about_llm_flow",
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, llm_node, end_node_with_output, end_node_without_output, branching_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_llm", from_node=start_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="llm_to_branching", from_node=llm_node, to_node=branching_node),
+/// ...         ControlFlowEdge(name="branching_to_end_with", from_node=branching_node, to_node=end_node_with_output),
+/// ...         ControlFlowEdge(name="branching_to_end_without", from_node=branching_node, to_node=end_node_without_output),
+/// ...     ],
+/// ...     data_flow_connections=[
+/// ...         create_data_flow_edge(start_node, llm_node, article_property.title),
+/// ...         create_data_flow_edge(llm_node, branching_node, is_llm_article_property.title),
+/// ...         create_data_flow_edge(start_node, end_node_with_output, article_property.title),
+/// ...     ],
+/// ...     outputs=[StringProperty(title=article_property.title, default="")],
 /// ... )
+/// ```
 ///
 /// We put this flow into a ``ParallelMapNode``, so that we can perform the check
 /// in parallel on multiple articles at the same time.
 ///
-/// \>\>\> list\_of\_articles\_property = ListProperty(title="iterated\_article", item\_type=article\_property)
-/// \>\>\> list\_of\_articles\_about\_llm\_property = ListProperty(title="collected\_article", item\_type=article\_property)
-/// \>\>\> parallel\_article\_check\_node = ParallelMapNode(
-/// ...     name="parallel\_check\_if\_articles\_talk\_about\_llms\_node",
-/// ...     subflow=check\_if\_article\_is\_about\_llm\_flow,
-/// ...     inputs=\[list\_of\_articles\_property\],
-/// ...     outputs=\[list\_of\_articles\_about\_llm\_property\],
+/// ```text
+/// >>> list_of_articles_property = ListProperty(title="iterated_article", item_type=article_property)
+/// >>> list_of_articles_about_llm_property = ListProperty(title="collected_article", item_type=article_property)
+/// >>> parallel_article_check_node = ParallelMapNode(
+/// ...     name="parallel_check_if_articles_talk_about_llms_node",
+/// ...     subflow=check_if_article_is_about_llm_flow,
+/// ...     inputs=[list_of_articles_property],
+/// ...     outputs=[list_of_articles_about_llm_property],
 /// ... )
+/// ```
 ///
 /// Finally, we create the flow that takes the list of articles as input, filters them through the
 /// ``ParallelMapNode`` we have just created, and we generate the summary with the remaining articles.
 ///
-/// \>\>\> summary\_property = StringProperty(title="summary")
-/// \>\>\> summary\_llm\_node = LlmNode(
-/// ...     name="generate\_summary\_of\_llm\_articles\_node",
-/// ...     prompt\_template="Summarize the following articles that talk about LLMs: {{collected\_article}}",
-/// ...     llm\_config=llm\_config,
-/// ...     inputs=\[list\_of\_articles\_about\_llm\_property\],
-/// ...     outputs=\[summary\_property\],
+/// ```text
+/// >>> summary_property = StringProperty(title="summary")
+/// >>> summary_llm_node = LlmNode(
+/// ...     name="generate_summary_of_llm_articles_node",
+/// ...     prompt_template="Summarize the following articles that talk about LLMs: {{collected_article}}",
+/// ...     llm_config=llm_config,
+/// ...     inputs=[list_of_articles_about_llm_property],
+/// ...     outputs=[summary_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[list\_of\_articles\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[summary\_property\])
-/// \>\>\> generate\_summary\_of\_llm\_articles\_flow = Flow(
+/// >>> start_node = StartNode(name="start", inputs=[list_of_articles_property])
+/// >>> end_node = EndNode(name="end", outputs=[summary_property])
+/// >>> generate_summary_of_llm_articles_flow = Flow(
 /// ...     name="Generate summary of articles about LLMs flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, parallel\_article\_check\_node, summary\_llm\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_parallelmap", from\_node=start\_node, to\_node=parallel\_article\_check\_node),
-/// ...         ControlFlowEdge(name="parallelmap\_to\_llm", from\_node=parallel\_article\_check\_node, to\_node=summary\_llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_end", from\_node=summary\_llm\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
-/// ...         create\_data\_flow\_edge(start\_node, parallel\_article\_check\_node, list\_of\_articles\_property.title),
-/// ...         create\_data\_flow\_edge(parallel\_article\_check\_node, summary\_llm\_node, list\_of\_articles\_about\_llm\_property.title),
-/// ...         create\_data\_flow\_edge(summary\_llm\_node, end\_node, summary\_property.title),
-/// ...     \],
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, parallel_article_check_node, summary_llm_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_parallelmap", from_node=start_node, to_node=parallel_article_check_node),
+/// ...         ControlFlowEdge(name="parallelmap_to_llm", from_node=parallel_article_check_node, to_node=summary_llm_node),
+/// ...         ControlFlowEdge(name="llm_to_end", from_node=summary_llm_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
+/// ...         create_data_flow_edge(start_node, parallel_article_check_node, list_of_articles_property.title),
+/// ...         create_data_flow_edge(parallel_article_check_node, summary_llm_node, list_of_articles_about_llm_property.title),
+/// ...         create_data_flow_edge(summary_llm_node, end_node, summary_property.title),
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "ParallelMapNode", since = "25.4.2")]
 pub struct ParallelMapNode {
@@ -2916,30 +2960,32 @@ pub struct ServerTool {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.property import StringProperty
-/// \>\>\> from pyagentspec.specialized\_agent import AgentSpecializationParameters, SpecializedAgent
-/// \>\>\> from pyagentspec.tools import ServerTool
-/// \>\>\> expertise\_property = StringProperty(title="domain\_of\_expertise")
-/// \>\>\> system\_prompt = '''You are an expert in {{domain\_of\_expertise}}.
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.property import StringProperty
+/// >>> from pyagentspec.specialized_agent import AgentSpecializationParameters, SpecializedAgent
+/// >>> from pyagentspec.tools import ServerTool
+/// >>> expertise_property = StringProperty(title="domain_of_expertise")
+/// >>> system_prompt = '''You are an expert in {{domain_of_expertise}}.
 /// ... Please help the users with their requests.'''
-/// \>\>\> agent = Agent(
+/// >>> agent = Agent(
 /// ...     name="Adaptive expert agent",
-/// ...     system\_prompt=system\_prompt,
-/// ...     llm\_config=llm\_config,
-/// ...     inputs=\[expertise\_property\],
+/// ...     system_prompt=system_prompt,
+/// ...     llm_config=llm_config,
+/// ...     inputs=[expertise_property],
 /// ... )
-/// \>\>\> websearch\_tool = ServerTool(
-/// ...     name="websearch\_tool",
+/// >>> websearch_tool = ServerTool(
+/// ...     name="websearch_tool",
 /// ...     description="Search the web for information",
-/// ...     inputs=\[StringProperty(title="query")\],
-/// ...     outputs=\[StringProperty(title="search\_result")\],
+/// ...     inputs=[StringProperty(title="query")],
+/// ...     outputs=[StringProperty(title="search_result")],
 /// ... )
-/// \>\>\> agent\_specialization\_parameters = AgentSpecializationParameters(
-/// ...     name="essay\_agent",
-/// ...     additional\_instructions="Your goal is to help the user write an essay around the domain of expertise.",
-/// ...     additional\_tools=\[websearch\_tool\]
+/// >>> agent_specialization_parameters = AgentSpecializationParameters(
+/// ...     name="essay_agent",
+/// ...     additional_instructions="Your goal is to help the user write an essay around the domain of expertise.",
+/// ...     additional_tools=[websearch_tool]
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "SpecializedAgent", since = "25.4.2")]
 pub struct SpecializedAgent {
@@ -2964,65 +3010,67 @@ pub struct SpecializedAgent {
 }
 /// Start nodes denote the start of the execution of a flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// The list of inputs that should be the inputs of the flow. If both input and output
 /// properties are specified they must be an exact match
 ///
 /// If None is given, ``pyagentspec`` copies the outputs provided, if any. Otherwise, no input is exposed.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// The list of outputs of the step. If both input and output properties are specified they
 /// must be an exact match
 ///
 /// If None is given, ``pyagentspec`` copies the inputs provided, if any. Otherwise, no output is exposed.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import EndNode, LlmNode, StartNode
-/// \>\>\> user\_question\_property = Property(
-/// ...     json\_schema=dict(
-/// ...         title="user\_question",
+/// ```text
+/// >>> from pyagentspec.property import Property
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import EndNode, LlmNode, StartNode
+/// >>> user_question_property = Property(
+/// ...     json_schema=dict(
+/// ...         title="user_question",
 /// ...         description="The user question.",
 /// ...         type="string",
 /// ...     )
 /// ... )
-/// \>\>\> answer\_property = Property(json\_schema=dict(title="answer", type="string"))
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[user\_question\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[answer\_property\])
-/// \>\>\> llm\_node = LlmNode(
+/// >>> answer_property = Property(json_schema=dict(title="answer", type="string"))
+/// >>> start_node = StartNode(name="start", inputs=[user_question_property])
+/// >>> end_node = EndNode(name="end", outputs=[answer_property])
+/// >>> llm_node = LlmNode(
 /// ...     name="llm node",
-/// ...     prompt\_template="Answer the user question: {{user\_question}}",
-/// ...     llm\_config=llm\_config,
+/// ...     prompt_template="Answer the user question: {{user_question}}",
+/// ...     llm_config=llm_config,
 /// ... )
-/// \>\>\> flow = Flow(
+/// >>> flow = Flow(
 /// ...     name="flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, llm\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_llm", from\_node=start\_node, to\_node=llm\_node),
-/// ...         ControlFlowEdge(name="llm\_to\_end", from\_node=llm\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, llm_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_llm", from_node=start_node, to_node=llm_node),
+/// ...         ControlFlowEdge(name="llm_to_end", from_node=llm_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="query\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="user\_question",
-/// ...             destination\_node=llm\_node,
-/// ...             destination\_input="user\_question",
+/// ...             name="query_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="user_question",
+/// ...             destination_node=llm_node,
+/// ...             destination_input="user_question",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="answer\_edge",
-/// ...             source\_node=llm\_node,
-/// ...             source\_output="generated\_text",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="answer"
+/// ...             name="answer_edge",
+/// ...             source_node=llm_node,
+/// ...             source_output="generated_text",
+/// ...             destination_node=end_node,
+/// ...             destination_input="answer"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "StartNode")]
 pub struct StartNode {
@@ -3134,21 +3182,23 @@ pub struct StreamableHTTPmTLSTransport {
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.agent import Agent
-/// \>\>\> from pyagentspec.swarm import Swarm
-/// \>\>\> addition\_agent = Agent(name="addition\_agent", description="Agent that can do additions", llm\_config=llm\_config, system\_prompt="You can do additions.")
-/// \>\>\> multiplication\_agent = Agent(name="multiplication\_agent", description="Agent that can do multiplication", llm\_config=llm\_config, system\_prompt="You can do multiplication.")
-/// \>\>\> division\_agent = Agent(name="division\_agent", description="Agent that can do division", llm\_config=llm\_config, system\_prompt="You can do division.")
-/// \>\>\>
-/// \>\>\> swarm = Swarm(
+/// ```text
+/// >>> from pyagentspec.agent import Agent
+/// >>> from pyagentspec.swarm import Swarm
+/// >>> addition_agent = Agent(name="addition_agent", description="Agent that can do additions", llm_config=llm_config, system_prompt="You can do additions.")
+/// >>> multiplication_agent = Agent(name="multiplication_agent", description="Agent that can do multiplication", llm_config=llm_config, system_prompt="You can do multiplication.")
+/// >>> division_agent = Agent(name="division_agent", description="Agent that can do division", llm_config=llm_config, system_prompt="You can do division.")
+/// >>>
+/// >>> swarm = Swarm(
 /// ...     name="swarm",
-/// ...     first\_agent=addition\_agent,
-/// ...     relationships=\[
-/// ...         (addition\_agent, multiplication\_agent),
-/// ...         (addition\_agent, division\_agent),
-/// ...         (multiplication\_agent, division\_agent),
-/// ...     \]
+/// ...     first_agent=addition_agent,
+/// ...     relationships=[
+/// ...         (addition_agent, multiplication_agent),
+/// ...         (addition_agent, division_agent),
+/// ...         (multiplication_agent, division_agent),
+/// ...     ]
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "Swarm", since = "25.4.2")]
 pub struct Swarm {
@@ -3250,59 +3300,61 @@ pub struct TlsPostgresDatabaseConnectionConfig {
 }
 /// The tool execution node is a node that will execute a tool as part of a flow.
 ///
-/// - \*\*Inputs\*\*
+/// - **Inputs**
 /// Inferred from the definition of the tool to execute.
-/// - \*\*Outputs\*\*
+/// - **Outputs**
 /// Inferred from the definition of the tool to execute.
-/// - \*\*Branches\*\*
+/// - **Branches**
 /// One, the default next.
 ///
 /// Examples
 /// --------
-/// \>\>\> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
-/// \>\>\> from pyagentspec.flows.flow import Flow
-/// \>\>\> from pyagentspec.flows.nodes import ToolNode, StartNode, EndNode
-/// \>\>\> from pyagentspec.tools import ServerTool
-/// \>\>\> from pyagentspec.property import Property
-/// \>\>\>
-/// \>\>\> x\_property = Property(json\_schema={"title": "x", "type": "number"})
-/// \>\>\> x\_square\_root\_property = Property(
-/// ...     json\_schema={"title": "x\_square\_root", "type": "number"}
+/// ```text
+/// >>> from pyagentspec.flows.edges import ControlFlowEdge, DataFlowEdge
+/// >>> from pyagentspec.flows.flow import Flow
+/// >>> from pyagentspec.flows.nodes import ToolNode, StartNode, EndNode
+/// >>> from pyagentspec.tools import ServerTool
+/// >>> from pyagentspec.property import Property
+/// >>>
+/// >>> x_property = Property(json_schema={"title": "x", "type": "number"})
+/// >>> x_square_root_property = Property(
+/// ...     json_schema={"title": "x_square_root", "type": "number"}
 /// ... )
-/// \>\>\> square\_root\_tool = ServerTool(
-/// ...     name="compute\_square\_root",
+/// >>> square_root_tool = ServerTool(
+/// ...     name="compute_square_root",
 /// ...     description="Computes the square root of a number",
-/// ...     inputs=\[x\_property\],
-/// ...     outputs=\[x\_square\_root\_property\],
+/// ...     inputs=[x_property],
+/// ...     outputs=[x_square_root_property],
 /// ... )
-/// \>\>\> start\_node = StartNode(name="start", inputs=\[x\_property\])
-/// \>\>\> end\_node = EndNode(name="end", outputs=\[x\_square\_root\_property\])
-/// \>\>\> tool\_node = ToolNode(name="", tool=square\_root\_tool)
-/// \>\>\> flow = Flow(
+/// >>> start_node = StartNode(name="start", inputs=[x_property])
+/// >>> end_node = EndNode(name="end", outputs=[x_square_root_property])
+/// >>> tool_node = ToolNode(name="", tool=square_root_tool)
+/// >>> flow = Flow(
 /// ...     name="Compute square root flow",
-/// ...     start\_node=start\_node,
-/// ...     nodes=\[start\_node, tool\_node, end\_node\],
-/// ...     control\_flow\_connections=\[
-/// ...         ControlFlowEdge(name="start\_to\_tool", from\_node=start\_node, to\_node=tool\_node),
-/// ...         ControlFlowEdge(name="tool\_to\_end", from\_node=tool\_node, to\_node=end\_node),
-/// ...     \],
-/// ...     data\_flow\_connections=\[
+/// ...     start_node=start_node,
+/// ...     nodes=[start_node, tool_node, end_node],
+/// ...     control_flow_connections=[
+/// ...         ControlFlowEdge(name="start_to_tool", from_node=start_node, to_node=tool_node),
+/// ...         ControlFlowEdge(name="tool_to_end", from_node=tool_node, to_node=end_node),
+/// ...     ],
+/// ...     data_flow_connections=[
 /// ...         DataFlowEdge(
-/// ...             name="x\_edge",
-/// ...             source\_node=start\_node,
-/// ...             source\_output="x",
-/// ...             destination\_node=tool\_node,
-/// ...             destination\_input="x",
+/// ...             name="x_edge",
+/// ...             source_node=start_node,
+/// ...             source_output="x",
+/// ...             destination_node=tool_node,
+/// ...             destination_input="x",
 /// ...         ),
 /// ...         DataFlowEdge(
-/// ...             name="x\_square\_root\_edge",
-/// ...             source\_node=tool\_node,
-/// ...             source\_output="x\_square\_root",
-/// ...             destination\_node=end\_node,
-/// ...             destination\_input="x\_square\_root"
+/// ...             name="x_square_root_edge",
+/// ...             source_node=tool_node,
+/// ...             source_output="x_square_root",
+/// ...             destination_node=end_node,
+/// ...             destination_input="x_square_root"
 /// ...         ),
-/// ...     \],
+/// ...     ],
 /// ... )
+/// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(component = "ToolNode")]
 pub struct ToolNode {
@@ -4105,7 +4157,7 @@ pub struct ToolBoxFields {
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// Any concrete component: the root of a document, or an entry of `$referenced\_components`.
+/// Any concrete component: the root of a document, or an entry of `$referenced_components`.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[agentspec(
     family = "Component",
