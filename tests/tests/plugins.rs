@@ -575,3 +575,35 @@ fn plugin_field_names_do_not_clash_with_the_derive_s_own() {
     let codes: Vec<(&str, &str)> = err.errors().map(|d| (d.code, d.pointer.as_str())).collect();
     assert_eq!(codes, [("missing-field", "")]);
 }
+
+#[test]
+fn components_inside_a_component_kept_as_read_are_validated() {
+    let text = std::fs::read_to_string(fixture("generated/plugin_flow_regex_node.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    // the kept plugin node holds a built-in LlmNode whose branches are wrong
+    let llm = value["$referenced_components"]["pl_llm"].clone();
+    let mut inner = llm.clone();
+    inner["id"] = "inner_llm".into();
+    inner["branches"] = serde_json::json!(["next", "other"]);
+    value["$referenced_components"]["pl_regex"]["helper"] = inner;
+    let doc = Document::from_str_with(
+        &serde_json::to_string_pretty(&value).unwrap(),
+        Format::Json,
+        &LoadOptions::new().keep_unknown(true),
+    )
+    .unwrap();
+    let diagnostics = doc.validate();
+    let found: Vec<(&str, &str)> = diagnostics
+        .iter()
+        .filter(|d| d.severity == agentspec_types::Severity::Error)
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "branches-mismatch",
+            "/$referenced_components/pl_regex/helper/branches"
+        )]
+    );
+    assert!(diagnostics[0].line > 0, "located: {:?}", diagnostics[0]);
+}
