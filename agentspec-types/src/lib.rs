@@ -32,17 +32,17 @@
 //! `use`):
 //!
 //! ```text
-//!  tool                      #[tool] functions as Agent Spec tools, Toolbox, binding
-//!  validate · graph · resolve   rules, flow graphs, resolved references
-//!  document (+ components)   loading and writing documents and components files
-//!  check · layout            reference checks; pyagentspec's layout of shared components
-//!  generated                 the component types, under #[derive(AgentSpec)]
-//!  plugin · __private        plugin registry; what the derives expand to (hidden)
-//!  codec                     decoding with located diagnostics, encoding at a version
-//!  model                     RefOr, Sensitive, ComponentInfo, Walk, plugin components
-//!  version                   Agent Spec versions
-//!  syntax                    located JSON/YAML trees, readers and writers (knows no Agent Spec)
-//!  diagnostic                codes, pointers, lines and columns
+//!  tool                        #[tool] functions as Agent Spec tools, Toolbox, binding
+//!  validate · graph · resolve  rules, flow graphs, resolved references (on the typed document)
+//!  document (+ components)     loading and writing documents and components files
+//!  check · layout              reference checks; pyagentspec's layout of shared components
+//!  generated                   the component types, under #[derive(AgentSpec)]
+//!  plugin · __private          plugin registry; what the derives expand to (hidden)
+//!  codec                       decoding with located diagnostics, encoding at a version
+//!  model                       RefOr, Sensitive, ComponentInfo, Walk, plugin components
+//!  version                     Agent Spec versions
+//!  syntax                      located JSON/YAML trees, readers and writers (knows no Agent Spec)
+//!  diagnostic                  codes, pointers, lines and columns
 //! ```
 //!
 //! The machinery the generated code and the derives need (the decoder, slots, paths,
