@@ -93,7 +93,7 @@ pub use codec::SecretField;
 pub use indexmap::IndexMap;
 #[doc(hidden)]
 pub use model::refs::Truthy;
-pub use model::refs::{ComponentRef, MissingSecret, RefOr, Sensitive};
+pub use model::refs::{ComponentRef, MissingSecret, RefOr, Sensitive, UnknownValue};
 pub use serde_json;
 
 /// The wire format of the generated types (see `agentspec_macros::AgentSpec`).
@@ -107,7 +107,7 @@ pub use serde;
 #[doc(hidden)]
 pub use syntax::sink::Sink;
 pub use tool::{RustTool, ToolSpec, Toolbox};
-pub use version::Version;
+pub use version::{ParseVersionError, Version};
 
 /// A free-form JSON object (metadata, JSON Schemas of inputs and outputs), keys in order.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

@@ -42,6 +42,20 @@ impl Version {
     }
 }
 
+/// A text that is not a version (`MAJOR.MINOR.PATCH`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a version (expected MAJOR.MINOR.PATCH)")]
+pub struct ParseVersionError(pub String);
+
+/// `"26.1.2".parse::<Version>()`.
+impl std::str::FromStr for Version {
+    type Err = ParseVersionError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Version::parse(text).ok_or_else(|| ParseVersionError(text.to_owned()))
+    }
+}
+
 /// The JSON Schema of every known version's documents, oldest first, generated from
 /// `schema/` by `agentspec-codegen`.
 const JSON_SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), "/json_schemas.rs"));
@@ -73,6 +87,16 @@ impl fmt::Display for Version {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn versions_parse_with_from_str() {
+        assert_eq!("26.1.2".parse(), Ok(super::Version::new(26, 1, 2)));
+        let err = "26.1".parse::<super::Version>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`26.1` is not a version (expected MAJOR.MINOR.PATCH)"
+        );
+    }
+
     use super::*;
 
     #[test]

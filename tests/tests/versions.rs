@@ -290,3 +290,19 @@ fn documents_built_in_code_are_written_at_their_minimum_version() {
         );
     }
 }
+
+#[test]
+fn generated_enums_parse_their_json_strings() {
+    use agentspec_types::{HandoffMode, UnknownValue};
+    assert_eq!("optional".parse::<HandoffMode>(), Ok(HandoffMode::Optional));
+    let err: UnknownValue = "sometimes".parse::<HandoffMode>().unwrap_err();
+    assert_eq!(err.value, "sometimes");
+    assert!(
+        err.to_string()
+            .starts_with("\"sometimes\" is not a valid HandoffMode (expected one of \""),
+        "{err}"
+    );
+    for mode in HandoffMode::ALL {
+        assert_eq!(mode.as_str().parse::<HandoffMode>(), Ok(*mode));
+    }
+}

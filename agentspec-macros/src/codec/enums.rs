@@ -29,6 +29,17 @@ pub fn string_enum(c: &Container, variants: &[StrVariant], cx: &Cx<'_>) -> Token
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(self.as_str()) }
         }
         #[automatically_derived]
+        impl ::core::str::FromStr for #name {
+            type Err = #p::UnknownValue;
+            fn from_str(value: &str) -> ::core::result::Result<Self, Self::Err> {
+                Self::from_str_value(value).ok_or_else(|| #p::UnknownValue {
+                    value: ::std::string::ToString::to_string(value),
+                    what: #name_str,
+                    expected: &[ #( #values ),* ],
+                })
+            }
+        }
+        #[automatically_derived]
         impl #p::Decode for #name {
             fn decode(node: #p::Node, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
                 cx.decode_enum(node, path, #name_str, &[ #( #values ),* ], Self::from_str_value)

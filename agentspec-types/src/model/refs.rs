@@ -143,3 +143,15 @@ impl<T> fmt::Debug for Sensitive<T> {
         }
     }
 }
+
+/// A string that is not one of an enum's values (`FromStr` of the generated enums).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{value}\" is not a valid {what} (expected one of {})", expected.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", "))]
+pub struct UnknownValue {
+    /// The string given.
+    pub value: String,
+    /// The enum (`ModelProvider`).
+    pub what: &'static str,
+    /// Its values.
+    pub expected: &'static [&'static str],
+}
