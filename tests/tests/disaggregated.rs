@@ -91,17 +91,14 @@ fn an_id_can_be_remapped_at_import() {
     )
     .unwrap();
     assert_eq!(doc.to_json_pretty(), main);
+    let missing = supplied.rename("nope", "x").unwrap_err();
     assert!(
-        supplied
-            .rename("nope", "x")
-            .unwrap_err()
-            .contains("no component with id `nope`")
+        matches!(&missing, agentspec_types::components::RenameError::Missing { id, .. } if id == "nope")
     );
-    assert!(
-        supplied
-            .rename("prod_llm", "dis_tool")
-            .unwrap_err()
-            .contains("already")
+    assert!(missing.to_string().contains("no component with id `nope`"));
+    assert_eq!(
+        supplied.rename("prod_llm", "dis_tool").unwrap_err(),
+        agentspec_types::components::RenameError::Taken("dis_tool".into())
     );
 }
 

@@ -183,15 +183,15 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
 
     /// Stores the component `from` under the id `to` instead (to match the references of a
     /// main document that names it differently). The order of the ids is kept.
-    pub fn rename(&mut self, from: &str, to: &str) -> Result<(), String> {
+    pub fn rename(&mut self, from: &str, to: &str) -> Result<(), RenameError> {
         if self.entries.contains_key(to) {
-            return Err(format!("there is already a component with id `{to}`"));
+            return Err(RenameError::Taken(to.to_owned()));
         }
         let Some(index) = self.entries.get_index_of(from) else {
-            return Err(format!(
-                "there is no component with id `{from}` (ids: {})",
-                self.ids().collect::<Vec<_>>().join(", ")
-            ));
+            return Err(RenameError::Missing {
+                id: from.to_owned(),
+                ids: self.ids().map(str::to_owned).collect(),
+            });
         };
         let (_, doc) = self
             .entries
@@ -284,6 +284,22 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
             Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
         }
     }
+}
+
+/// Why [`Components::rename`] could not rename a component.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenameError {
+    /// The new id is already used.
+    #[error("there is already a component with id `{0}`")]
+    Taken(String),
+    /// No component has the old id.
+    #[error("there is no component with id `{id}` (ids: {})", ids.join(", "))]
+    Missing {
+        /// The id asked for.
+        id: String,
+        /// The ids there are.
+        ids: Vec<String>,
+    },
 }
 
 /// Options for loading a document.
