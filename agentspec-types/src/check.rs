@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::codec::Decoder;
 use crate::diagnostic::{Diagnostic, push_pointer_token};
+use crate::model::component::{a, names};
 use crate::syntax::tree::{Node, Value};
 use crate::syntax::{Source, parse_with_depth};
 
@@ -240,10 +241,11 @@ impl Found {
                 let reference = &cx.references[*r];
                 let ty = &cx.entries[*target].component_type;
                 let message = format!(
-                    "`{}` is a `{ty}`, which cannot stand where a {} is expected (expected one of: {})",
+                    "`{}` is {}, which cannot stand where {} is expected (expected one of: {})",
                     reference.id,
-                    reference.family,
-                    reference.members.join(", ")
+                    a(&format!("`{ty}`")),
+                    a(reference.family),
+                    names(reference.members)
                 );
                 Diagnostic::error(
                     "wrong-component-family",
@@ -255,10 +257,10 @@ impl Found {
             Found::WrongSupplied(r, ty) => {
                 let reference = &cx.references[*r];
                 let message = format!(
-                    "`{}` is a supplied `{ty}`, which cannot stand where a {} is expected (expected one of: {})",
+                    "`{}` is a supplied `{ty}`, which cannot stand where {} is expected (expected one of: {})",
                     reference.id,
-                    reference.family,
-                    reference.members.join(", ")
+                    a(reference.family),
+                    names(reference.members)
                 );
                 Diagnostic::error(
                     "wrong-component-family",

@@ -102,7 +102,7 @@ fn component_of_the_wrong_family_is_named() {
     assert!(
         errors[0]
             .message
-            .starts_with("a `StartNode` cannot stand where a AnyLlmConfig is expected"),
+            .starts_with("a `StartNode` cannot stand where an LlmConfig is expected"),
         "{}",
         errors[0].message
     );

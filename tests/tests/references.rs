@@ -67,7 +67,7 @@ fn reports_a_reference_to_the_wrong_family() {
     );
     let err = Document::from_yaml_str(&text).unwrap_err();
     assert!(err.diagnostics[0].message.starts_with(
-        "`start` is a `StartNode`, which cannot stand where a AnyLlmConfig is expected"
+        "`start` is a `StartNode`, which cannot stand where an LlmConfig is expected"
     ));
 }
 

@@ -135,9 +135,9 @@ pub fn union(c: &Container, u: &Union, cx: &Cx<'_>) -> TokenStream {
 
 pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
     let (p, set, ename) = (&cx.p, cx.set, &c.ident);
-    let name = ename.to_string();
     let variants: Vec<&Ident> = f.members.iter().map(|(v, _)| v).collect();
     let member_strs: Vec<String> = variants.iter().map(ToString::to_string).collect();
+    let schema_name = f.schema_name.as_str();
     let schema = if f.versions.is_some() {
         "#".to_owned()
     } else {
@@ -176,7 +176,7 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
         }
         #[automatically_derived]
         impl #p::Tagged for #ename {
-            const FAMILY: &'static str = #name;
+            const FAMILY: &'static str = #schema_name;
             const MEMBERS: &'static [&'static str] = #ename::MEMBERS;
         }
         #[automatically_derived]
@@ -205,7 +205,7 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
         #[automatically_derived]
         impl #p::Decode for #ename {
             fn decode(node: #p::Node, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
-                cx.decode_tagged(node, path, #name, Self::MEMBERS, ::core::option::Option::Some(#ename::Plugin), |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
+                cx.decode_tagged(node, path, #schema_name, Self::MEMBERS, ::core::option::Option::Some(#ename::Plugin), |tag, entries, offset, cx, path| #ename::decode_body(tag, entries, offset, cx, path))
             }
         }
         #[automatically_derived]

@@ -8,6 +8,7 @@
 use indexmap::IndexMap;
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
+use crate::model::component::{a, names};
 use crate::syntax::sink::Sink;
 use crate::syntax::tree::{Entry, Node, Value};
 use crate::version::Version;
@@ -583,12 +584,13 @@ impl Decoder {
         let (entries, offset) = self.object(node, path, family)?;
         let tag = match entries.iter().find(|e| e.key == "component_type") {
             None => {
+                let family = a(family);
                 let message = if entries.iter().any(|e| e.key == "$referenced_components") {
                     format!(
-                        "a {family} needs a `component_type`; an object with only `$referenced_components` is a components file, not a component"
+                        "{family} needs a `component_type`; an object with only `$referenced_components` is a components file, not a component"
                     )
                 } else {
-                    format!("a {family} needs a `component_type`")
+                    format!("{family} needs a `component_type`")
                 };
                 self.error("missing-component-type", message, path, offset);
                 return None;
@@ -610,8 +612,9 @@ impl Decoder {
                         return (registered.decode)(entries, offset, self, path).map(wrap);
                     }
                     let message = format!(
-                        "the plugin component `{tag}` ({}) cannot stand where a {family} is expected",
-                        registered.rust_type
+                        "the plugin component `{tag}` ({}) cannot stand where {} is expected",
+                        registered.rust_type,
+                        a(family)
                     );
                     self.error(
                         "wrong-component-family",
@@ -662,7 +665,8 @@ impl Decoder {
         path: &Path<'_>,
     ) {
         let path = path.key("component_type");
-        let mut list = members.join(", ");
+        let mut list = names(members);
+        let family = a(family);
         if !self.plugins.types.is_empty() {
             let registered: Vec<&str> = self.plugins.component_types().collect();
             list = format!("{list}; registered plugins: {}", registered.join(", "));
@@ -673,14 +677,15 @@ impl Decoder {
                 _ => "?",
             };
             let message = format!(
-                "`{tag}` is a plugin component (plugin `{name}`) and no plugin registers it (load with `keep_unknown` / `--keep-unknown` to keep it as read); a {family} is one of: {list}"
+                "`{tag}` is a plugin component (plugin `{name}`) and no plugin registers it (load with `keep_unknown` / `--keep-unknown` to keep it as read); {family} is one of: {list}"
             );
             self.error("plugin-not-registered", message, &path, offset);
         } else if self.all_types.contains(&tag) {
             self.error(
                 "wrong-component-family",
                 format!(
-                    "a `{tag}` cannot stand where a {family} is expected; expected one of: {list}"
+                    "{} cannot stand where {family} is expected; expected one of: {list}",
+                    a(&format!("`{tag}`"))
                 ),
                 &path,
                 offset,
@@ -696,7 +701,7 @@ impl Decoder {
             .map(|k| format!("did you mean `{k}`? "))
             .unwrap_or_default();
             let message =
-                format!("unknown component_type `{tag}`; {hint}a {family} is one of: {list}");
+                format!("unknown component_type `{tag}`; {hint}{family} is one of: {list}");
             self.error("unknown-component-type", message, &path, offset);
         }
     }
