@@ -29,7 +29,7 @@ impl Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
-    /// Stable, kebab-case code such as `unknown-field`; see the README for the list.
+    /// Stable, kebab-case code such as `unknown-field`; see [`guide::documents`](crate::guide::documents) for the list.
     pub code: &'static str,
     /// Human-readable message naming the broken rule.
     pub message: String,

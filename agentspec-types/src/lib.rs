@@ -62,6 +62,7 @@ pub mod diagnostic;
 pub mod document;
 pub use document::components;
 pub mod graph;
+pub mod guide;
 #[cfg(test)]
 mod layers;
 mod layout;

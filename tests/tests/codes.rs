@@ -1,4 +1,4 @@
-//! The table of diagnostic codes in the README is complete and true: every code in it is
+//! The table of diagnostic codes (the guide's documents page) is complete and true: every code in it is
 //! produced by its example document, and every code the test documents produce is in it.
 
 use std::collections::BTreeSet;
@@ -6,10 +6,13 @@ use std::collections::BTreeSet;
 use agentspec_tests::{diagnostics_of, fixture, fixtures};
 use agentspec_types::Document;
 
-/// (code, example file) of every row of the README's table.
+/// (code, example file) of every row of the guide's table.
 fn table() -> Vec<(String, Option<String>)> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../agentspec-types/docs/guide/documents.md"
+    ))
+    .unwrap();
     let start = readme.find("<!-- codes:").expect("the code table");
     let end = readme
         .find("<!-- /codes -->")
@@ -87,7 +90,7 @@ fn every_code_the_test_documents_produce_is_in_the_table() {
     let unlisted: Vec<&String> = produced.difference(&listed).collect();
     assert!(
         unlisted.is_empty(),
-        "codes missing from the README table: {unlisted:?}"
+        "codes missing from the guide's table: {unlisted:?}"
     );
     assert!(produced.len() >= 50, "{}", produced.len());
 }
