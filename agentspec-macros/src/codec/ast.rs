@@ -184,6 +184,20 @@ fn flag(slot: &mut bool, meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
+/// Reads every `#[name(...)]` attribute with `f`, collecting its errors.
+fn each_setting(
+    attrs: &[syn::Attribute],
+    name: &str,
+    errors: &mut Errors,
+    mut f: impl FnMut(ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        if let Err(e) = attr.parse_nested_meta(&mut f) {
+            errors.push(e);
+        }
+    }
+}
+
 fn key_of(meta: &ParseNestedMeta) -> String {
     meta.path
         .get_ident()
@@ -301,75 +315,65 @@ struct Settings {
 
 fn container_settings(input: &DeriveInput, front: Front, errors: &mut Errors) -> Settings {
     let mut out = Settings::default();
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident(front.attr()))
-    {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = key_of(&meta);
-            match (front, key.as_str()) {
-                (Front::AgentSpec, "component") | (Front::Plugin, "component_type") => {
-                    set(&mut out.component, meta.value()?.parse()?, &meta)
-                }
-                (Front::AgentSpec, "since") => {
-                    let v = parse_version(&meta.value()?.parse()?)?;
-                    set(&mut out.since, v, &meta)
-                }
-                (Front::AgentSpec, "constant") => {
-                    out.constants.push(constant(&meta)?);
-                    Ok(())
-                }
-                (Front::AgentSpec, "fields_of") => {
-                    set(&mut out.fields_of, meta.value()?.parse()?, &meta)
-                }
-                (Front::AgentSpec, "schema_name") => {
-                    set(&mut out.schema_name, meta.value()?.parse()?, &meta)
-                }
-                (Front::AgentSpec, "family") => set(&mut out.family, meta.value()?.parse()?, &meta),
-                (Front::AgentSpec, "union") => flag(&mut out.union, &meta),
-                (Front::AgentSpec, "truthy") => flag(&mut out.truthy, &meta),
-                (Front::AgentSpec, "versions") => {
-                    let content;
-                    syn::parenthesized!(content in meta.input);
-                    let lits =
-                        syn::punctuated::Punctuated::<LitStr, syn::Token![,]>::parse_terminated(
-                            &content,
-                        )?;
-                    let versions = lits
-                        .iter()
-                        .map(parse_version)
-                        .collect::<syn::Result<Vec<_>>>()?;
-                    set(&mut out.versions, versions, &meta)
-                }
-                (Front::AgentSpec, "set") => set(&mut out.set, meta.value()?.parse()?, &meta),
-                (Front::Plugin, "plugin_name") => {
-                    set(&mut out.plugin_name, meta.value()?.parse()?, &meta)
-                }
-                (Front::Plugin, "plugin_version") => {
-                    set(&mut out.plugin_version, meta.value()?.parse()?, &meta)
-                }
-                (Front::Plugin, "extends") => set(&mut out.extends, meta.value()?.parse()?, &meta),
-                (Front::Plugin, "io") => set(&mut out.io, meta.value()?.parse()?, &meta),
-                (_, "crate") => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    set(&mut out.krate, lit.parse()?, &meta)
-                }
-                (Front::Plugin, _) => Err(meta.error(
-                    "unknown `component` setting; expected `extends`, `component_type`, \
+    each_setting(&input.attrs, front.attr(), errors, |meta| {
+        let key = key_of(&meta);
+        match (front, key.as_str()) {
+            (Front::AgentSpec, "component") | (Front::Plugin, "component_type") => {
+                set(&mut out.component, meta.value()?.parse()?, &meta)
+            }
+            (Front::AgentSpec, "since") => {
+                let v = parse_version(&meta.value()?.parse()?)?;
+                set(&mut out.since, v, &meta)
+            }
+            (Front::AgentSpec, "constant") => {
+                out.constants.push(constant(&meta)?);
+                Ok(())
+            }
+            (Front::AgentSpec, "fields_of") => {
+                set(&mut out.fields_of, meta.value()?.parse()?, &meta)
+            }
+            (Front::AgentSpec, "schema_name") => {
+                set(&mut out.schema_name, meta.value()?.parse()?, &meta)
+            }
+            (Front::AgentSpec, "family") => set(&mut out.family, meta.value()?.parse()?, &meta),
+            (Front::AgentSpec, "union") => flag(&mut out.union, &meta),
+            (Front::AgentSpec, "truthy") => flag(&mut out.truthy, &meta),
+            (Front::AgentSpec, "versions") => {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let lits = syn::punctuated::Punctuated::<LitStr, syn::Token![,]>::parse_terminated(
+                    &content,
+                )?;
+                let versions = lits
+                    .iter()
+                    .map(parse_version)
+                    .collect::<syn::Result<Vec<_>>>()?;
+                set(&mut out.versions, versions, &meta)
+            }
+            (Front::AgentSpec, "set") => set(&mut out.set, meta.value()?.parse()?, &meta),
+            (Front::Plugin, "plugin_name") => {
+                set(&mut out.plugin_name, meta.value()?.parse()?, &meta)
+            }
+            (Front::Plugin, "plugin_version") => {
+                set(&mut out.plugin_version, meta.value()?.parse()?, &meta)
+            }
+            (Front::Plugin, "extends") => set(&mut out.extends, meta.value()?.parse()?, &meta),
+            (Front::Plugin, "io") => set(&mut out.io, meta.value()?.parse()?, &meta),
+            (_, "crate") => {
+                let lit: LitStr = meta.value()?.parse()?;
+                set(&mut out.krate, lit.parse()?, &meta)
+            }
+            (Front::Plugin, _) => Err(meta.error(
+                "unknown `component` setting; expected `extends`, `component_type`, \
                      `plugin_name`, `plugin_version`, `io` or `crate`",
-                )),
-                (Front::AgentSpec, _) => Err(meta.error(
-                    "unknown `agentspec` setting; expected `component`, `since`, `constant`, \
+            )),
+            (Front::AgentSpec, _) => Err(meta.error(
+                "unknown `agentspec` setting; expected `component`, `since`, `constant`, \
                      `fields_of`, `schema_name`, `family`, `union`, `truthy`, `versions`, `set` \
                      or `crate`",
-                )),
-            }
-        });
-        if let Err(e) = result {
-            errors.push(e);
+            )),
         }
-    }
+    });
     out
 }
 
@@ -555,14 +559,9 @@ struct FieldAttrs {
 
 fn field_attrs(field: &syn::Field, front: Front, errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for attr in field
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident(front.attr()))
-    {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = key_of(&meta);
-            match (front, key.as_str()) {
+    each_setting(&field.attrs, front.attr(), errors, |meta| {
+        let key = key_of(&meta);
+        match (front, key.as_str()) {
                 (Front::Plugin, "base") => flag(&mut out.base, &meta),
                 (_, "default") => {
                     let value = if meta.input.peek(syn::Token![=]) {
@@ -615,11 +614,7 @@ fn field_attrs(field: &syn::Field, front: Front, errors: &mut Errors) -> FieldAt
                      `skip_null`, `minimum`, `exclusive_minimum`, `gate` or `upgrade`",
                 )),
             }
-        });
-        if let Err(e) = result {
-            errors.push(e);
-        }
-    }
+    });
     out
 }
 
@@ -696,15 +691,12 @@ fn enum_kind(e: &syn::DataEnum, settings: Settings, errors: &mut Errors) -> Opti
         let mut variants = Vec::new();
         for v in &e.variants {
             let mut json = None::<String>;
-            for attr in v.attrs.iter().filter(|a| a.path().is_ident("agentspec")) {
-                let result = attr.parse_nested_meta(|meta| match key_of(&meta).as_str() {
+            each_setting(&v.attrs, "agentspec", errors, |meta| {
+                match key_of(&meta).as_str() {
                     "json" => set(&mut json, meta.value()?.parse::<LitStr>()?.value(), &meta),
                     _ => Err(meta.error("unknown union variant setting; expected `json`")),
-                });
-                if let Err(e) = result {
-                    errors.push(e);
                 }
-            }
+            });
             match (single_type(&v.fields), json) {
                 (Some(ty), Some(json)) => variants.push((v.ident.clone(), ty, json)),
                 _ => errors.at(
@@ -730,15 +722,12 @@ fn enum_kind(e: &syn::DataEnum, settings: Settings, errors: &mut Errors) -> Opti
             continue;
         }
         let mut value = None::<String>;
-        for attr in v.attrs.iter().filter(|a| a.path().is_ident("agentspec")) {
-            let result = attr.parse_nested_meta(|meta| match key_of(&meta).as_str() {
+        each_setting(&v.attrs, "agentspec", errors, |meta| {
+            match key_of(&meta).as_str() {
                 "rename" => set(&mut value, meta.value()?.parse::<LitStr>()?.value(), &meta),
                 _ => Err(meta.error("unknown enum variant setting; expected `rename`")),
-            });
-            if let Err(e) = result {
-                errors.push(e);
             }
-        }
+        });
         variants.push(StrVariant {
             value: value.unwrap_or_else(|| v.ident.to_string()),
             ident: v.ident.clone(),

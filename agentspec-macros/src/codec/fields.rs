@@ -269,3 +269,13 @@ fn gate_check(p: &TokenStream, check: &GateCheck, value: &TokenStream) -> TokenS
         GateCheck::Function(function) => quote! { #p::gates::#function(#value) },
     }
 }
+
+/// The inherent impl holding the `default = expr` functions of a type (none without them).
+pub fn defaults_impl(name: &Ident, defaults: &[TokenStream]) -> Option<TokenStream> {
+    (!defaults.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #name { #( #defaults )* }
+        }
+    })
+}

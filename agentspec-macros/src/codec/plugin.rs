@@ -66,12 +66,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         .doc
         .as_ref()
         .map(|d| quote!(schema.insert("description".into(), #d.into());));
-    let defaults_impl = (!defaults.is_empty()).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl #name { #( #defaults )* }
-        }
-    });
+    let defaults_impl = super::fields::defaults_impl(name, &defaults);
     quote! {
         #extends_check
         #( #collisions )*

@@ -314,12 +314,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
     } else {
         field_type_impl(cx, name)
     };
-    let defaults_impl = (!defaults.is_empty()).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl #name { #( #defaults )* }
-        }
-    });
+    let defaults_impl = super::fields::defaults_impl(name, &defaults);
     quote! {
         #defaults_impl
         #default_impl

@@ -199,26 +199,31 @@ fn expected_io(
         });
         return (inputs, outputs);
     }
-    if let Some(n) = typed::<ApiNode>(body) {
-        let found = request_placeholders(
-            &n.url,
-            &n.http_method,
-            n.api_spec_uri.as_deref(),
-            &n.data,
-            &n.query_params,
-            &n.headers,
-        );
-        return (Some(found), None);
-    }
-    if let Some(n) = typed::<RemoteTool>(body) {
-        let found = request_placeholders(
-            &n.url,
-            &n.http_method,
-            n.api_spec_uri.as_deref(),
-            &n.data,
-            &n.query_params,
-            &n.headers,
-        );
+    let request = typed::<ApiNode>(body)
+        .map(|n| {
+            (
+                &n.url,
+                &n.http_method,
+                &n.api_spec_uri,
+                &n.data,
+                &n.query_params,
+                &n.headers,
+            )
+        })
+        .or_else(|| {
+            typed::<RemoteTool>(body).map(|n| {
+                (
+                    &n.url,
+                    &n.http_method,
+                    &n.api_spec_uri,
+                    &n.data,
+                    &n.query_params,
+                    &n.headers,
+                )
+            })
+        });
+    if let Some((url, method, spec, data, query, headers)) = request {
+        let found = request_placeholders(url, method, spec.as_deref(), data, query, headers);
         return (Some(found), None);
     }
     if let Some(p) = typed::<AgentSpecializationParameters>(body) {
