@@ -1,13 +1,13 @@
-//! Embeds the bundled schema files (`../schema/*.json`) into the generator binary.
+//! Embeds the bundled schema files (`schema/*.json`, shipped in this package) into the library.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn main() {
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../schema");
+    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("schema");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the workspace's schema/ folder")
+        .expect("the package's schema/ folder")
         .map(|e| e.expect("readable schema/ entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();

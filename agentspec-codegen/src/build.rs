@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 use crate::{Error, Generator};
 
 /// Generates the types of `generator`, formats them and writes them to
-/// `$OUT_DIR/<file_name>` (only when the content changed), printing one
-/// `cargo:rerun-if-changed=` line per schema file read. Returns the written path.
+/// `$OUT_DIR/<file_name>` (only when the content changed), printing a
+/// `cargo:rerun-if-changed=` line for each folder and file of [`Settings::watched_paths`]:
+/// a schema file added to a watched folder regenerates the types. Returns the written path.
+///
+/// [`Settings::watched_paths`]: crate::Settings::watched_paths
 ///
 /// ```no_run
 /// // build.rs
@@ -18,9 +21,7 @@ use crate::{Error, Generator};
 /// ```
 pub fn generate_to_out_dir(generator: &Generator, file_name: &str) -> Result<PathBuf, Error> {
     let out_dir = out_dir()?;
-    for path in generator.settings().schema_paths() {
-        println!("cargo:rerun-if-changed={}", path.display());
-    }
+    watch(generator);
     let code = crate::format(&generator.generate()?)?;
     let target = out_dir.join(file_name);
     write_if_changed(&target, &code)?;
@@ -52,9 +53,7 @@ pub fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
 /// ```
 pub fn json_schemas_to_out_dir(generator: &Generator, stem: &str) -> Result<PathBuf, Error> {
     let out_dir = out_dir()?;
-    for path in generator.settings().schema_paths() {
-        println!("cargo:rerun-if-changed={}", path.display());
-    }
+    watch(generator);
     let mut index = String::from("[\n");
     for (version, schema) in generator.json_schemas()? {
         let file = out_dir.join(format!(
@@ -73,6 +72,14 @@ pub fn json_schemas_to_out_dir(generator: &Generator, stem: &str) -> Result<Path
     let target = out_dir.join(format!("{stem}.rs"));
     write_if_changed(&target, &index)?;
     Ok(target)
+}
+
+/// Prints the `cargo:rerun-if-changed=` lines of a generation; with none, Cargo would rerun
+/// the build script on any change in the package.
+fn watch(generator: &Generator) {
+    for path in generator.settings().watched_paths() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
 }
 
 fn out_dir() -> Result<PathBuf, Error> {

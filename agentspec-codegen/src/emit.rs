@@ -188,6 +188,8 @@ impl Emitter<'_> {
         let rt = &self.rt;
         let mut out = quote! {
             use #rt::plugin::Plugin;
+            // an older or smaller set of schema files may leave some of these unused
+            #[allow(unused_imports)]
             use #rt::{AgentSpec, IndexMap, JsonObject, RefOr, Sensitive, serde_json};
         };
         for e in self.model.enums.values() {

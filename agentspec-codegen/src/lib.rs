@@ -40,6 +40,9 @@ pub const BUNDLED_SCHEMAS: &[(&str, &str)] = &include!(concat!(env!("OUT_DIR"), 
 #[derive(Debug, Clone)]
 pub struct Settings {
     schemas: Vec<(String, SchemaSource)>,
+    /// The folders given to [`Settings::schema_dir`]: watched, so that a file added to one
+    /// regenerates the types.
+    dirs: Vec<PathBuf>,
     runtime: TokenStream,
 }
 
@@ -60,6 +63,7 @@ impl Settings {
     pub fn new() -> Self {
         Settings {
             schemas: Vec::new(),
+            dirs: Vec::new(),
             runtime: quote!(::agentspec_types),
         }
     }
@@ -72,10 +76,12 @@ impl Settings {
         self
     }
 
-    /// Adds every `*.json` file of a folder (sorted by name), such as the workspace's
-    /// `schema/` folder.
+    /// Adds every `*.json` file of a folder (sorted by name), such as this package's
+    /// `schema/` folder. A build script watches the folder itself, so a file added to it later
+    /// regenerates the types (see [`Settings::watched_paths`]).
     pub fn schema_dir(mut self, dir: impl AsRef<Path>) -> Result<Self, Error> {
         let dir = dir.as_ref();
+        self.dirs.push(dir.to_path_buf());
         let io = |source| Error::Io {
             path: dir.to_path_buf(),
             source,
@@ -116,12 +122,19 @@ impl Settings {
         self
     }
 
-    /// The files on disk this generation reads (for `rerun-if-changed`).
+    /// The files on disk this generation reads.
     pub fn schema_paths(&self) -> impl Iterator<Item = &Path> {
         self.schemas.iter().filter_map(|(_, s)| match s {
             SchemaSource::Path(p) => Some(p.as_path()),
             SchemaSource::Text(_) => None,
         })
+    }
+
+    /// What a build script must watch (`cargo:rerun-if-changed`): the folders given to
+    /// [`Settings::schema_dir`], so that a file added, removed or edited there is seen, then
+    /// every file read.
+    pub fn watched_paths(&self) -> impl Iterator<Item = &Path> {
+        self.dirs.iter().map(PathBuf::as_path).chain(self.schema_paths())
     }
 }
 

@@ -125,9 +125,9 @@ pub mod generated {
 
 pub use generated::*;
 
-/// The README's examples, compiled and run as doctests.
+/// The package README's examples, compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 /// A document of the types generated from the bundled schemas.

@@ -7,6 +7,11 @@ use agentspec_types::{Diagnostic, Document, Format, locate};
 
 use serde_json::{Value, json};
 
+/// The workspace README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The plugin types of the conformance corpus, declared in Rust.
 pub mod corpus_plugins {
     use agentspec_types::{AnyLlmConfig, ComponentFields, NodeFields, RefOr};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use agentspec_codegen::{Generator, Settings};
 
 fn schema_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schema");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../agentspec-codegen/schema");
     let settings = Settings::new().schema_dir(dir).unwrap();
     settings.schema_paths().map(PathBuf::from).collect()
 }

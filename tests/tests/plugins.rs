@@ -377,7 +377,7 @@ fn plugins_are_validated_against_the_io_their_hook_infers() {
 
 #[test]
 fn plugins_extend_the_published_schema() {
-    let path = fixture("../../schema/agentspec_json_spec_26_2_0.json");
+    let path = fixture("../../agentspec-codegen/schema/agentspec_json_spec_26_2_0.json");
     let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     registry().extend_schema(&mut schema);
     let regex = &schema["$defs"]["BasePluginRegexNode"];

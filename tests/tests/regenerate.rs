@@ -7,7 +7,7 @@ use agentspec_codegen::model::{Model, Version};
 use agentspec_codegen::{Generator, Settings};
 
 fn generator(files: &[&str]) -> Generator {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schema");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../agentspec-codegen/schema");
     let settings = files
         .iter()
         .fold(Settings::new(), |s, f| s.schema_file(dir.join(f)));

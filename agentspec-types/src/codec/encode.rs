@@ -23,8 +23,27 @@ pub mod gates {
         })
     }
 
-    /// A request body that is not a JSON object.
-    pub fn data_not_object(data: &serde_json::Value) -> bool {
-        !data.is_object()
+    /// A request body that is not a JSON object. The body is any JSON value from 26.1.0 on,
+    /// and an object in older schema files, whose generated field can never fail the gate.
+    pub fn data_not_object(data: &impl Body) -> bool {
+        !data.is_json_object()
+    }
+
+    /// A request body: any JSON value, or a JSON object.
+    pub trait Body {
+        /// Whether the body is a JSON object.
+        fn is_json_object(&self) -> bool;
+    }
+
+    impl Body for serde_json::Value {
+        fn is_json_object(&self) -> bool {
+            self.is_object()
+        }
+    }
+
+    impl Body for crate::JsonObject {
+        fn is_json_object(&self) -> bool {
+            true
+        }
     }
 }
