@@ -7,3 +7,8 @@ cd "$(dirname "$0")/.."
 source scripts/venv.sh
 cargo build --quiet --locked -p agentspec-cli
 "$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated
+
+# A document built in code (the README's agent): pyagentspec loads it and writes it back.
+cargo run --quiet --locked -p agentspec-types --features macros --example agent_in_code \
+  > target/agent_in_code.json
+"$venv/bin/python" scripts/oracle_built.py target/agent_in_code.json

@@ -403,6 +403,7 @@ impl Emitter<'_> {
         quote! {
             #docs
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, #ord AgentSpec)]
+            #[non_exhaustive]
             #krate
             pub enum #name { #( #variants, )* }
         }
@@ -445,6 +446,7 @@ impl Emitter<'_> {
         Ok(quote! {
             #docs
             #[derive(Debug, Clone, PartialEq, AgentSpec)]
+            #[non_exhaustive]
             #container
             pub struct #name { #( #fields )* #extra }
         })
@@ -499,6 +501,7 @@ impl Emitter<'_> {
         Ok(quote! {
             #docs
             #[derive(Debug, Clone, PartialEq, AgentSpec)]
+            #[non_exhaustive]
             #container
             pub struct #name { #( #fields )* }
         })
@@ -527,6 +530,7 @@ impl Emitter<'_> {
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq, AgentSpec)]
+            #[non_exhaustive]
             #container
             pub enum #ename {
                 #( #variants, )*

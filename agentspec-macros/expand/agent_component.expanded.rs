@@ -1,4 +1,77 @@
 impl Swarm {
+    ///A `Swarm` with its required fields (`name`, `first_agent`); every other field at its default. The `id` is a fresh UUID (set another with `with_id`).
+    #[allow(clippy::new_without_default, reason = "a component's `new` generates an id")]
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        first_agent: impl ::core::convert::Into<RefOr<AgenticComponent>>,
+    ) -> Self {
+        Swarm {
+            id: ::agentspec_types::__private::fresh_id(),
+            name: {
+                let value = name;
+                ::core::convert::Into::into(value)
+            },
+            metadata: Self::__agentspec_default_metadata(),
+            first_agent: {
+                let value = first_agent;
+                ::core::convert::Into::into(value)
+            },
+            handoff: Self::__agentspec_default_handoff(),
+            api_key: ::core::default::Default::default(),
+            referenced_components: ::core::default::Default::default(),
+        }
+    }
+    ///Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.id = ::core::convert::Into::into(value);
+        self
+    }
+    ///Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = ::core::convert::Into::into(value);
+        self
+    }
+    ///Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(
+        mut self,
+        value: impl ::core::convert::Into<JsonObject>,
+    ) -> Self {
+        self.metadata = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self
+    }
+    ///Sets `first_agent`.
+    #[must_use]
+    pub fn with_first_agent(
+        mut self,
+        value: impl ::core::convert::Into<RefOr<AgenticComponent>>,
+    ) -> Self {
+        self.first_agent = ::core::convert::Into::into(value);
+        self
+    }
+    ///Sets `handoff`.
+    #[must_use]
+    pub fn with_handoff(
+        mut self,
+        value: impl ::core::convert::Into<SwarmHandoff>,
+    ) -> Self {
+        self.handoff = ::core::convert::Into::into(value);
+        self
+    }
+    ///Sets `api_key`.
+    #[must_use]
+    pub fn with_api_key(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.api_key = ::core::option::Option::Some(
+            ::agentspec_types::__private::Sensitive::Value(
+                ::core::convert::Into::into(value),
+            ),
+        );
+        self
+    }
+}
+impl Swarm {
     /// The `component_type` of this component.
     pub const COMPONENT_TYPE: &'static str = "Swarm";
     /// The first Agent Spec version that has this component.

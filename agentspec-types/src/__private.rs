@@ -10,7 +10,7 @@ pub use crate::codec::{
 };
 pub use crate::diagnostic::push_pointer_token;
 pub use crate::model::plugin::Plugin;
-pub use crate::model::refs::{Truthy, UnknownValue};
+pub use crate::model::refs::{RefOr, Sensitive, Truthy, UnknownValue};
 pub use crate::model::walk::{ErasedVisit, Visit, Walk};
 pub use crate::syntax::sink::Sink;
 pub use crate::syntax::tree::{Entry, Node, Value as TreeValue};

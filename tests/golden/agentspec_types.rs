@@ -5,6 +5,7 @@ use ::agentspec_types::plugin::Plugin;
 use ::agentspec_types::{AgentSpec, IndexMap, JsonObject, RefOr, Sensitive, serde_json};
 /// An Enumeration for different versions of Agent Spec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, AgentSpec)]
+#[non_exhaustive]
 pub enum AgentSpecVersionEnum {
     /// `25.4.1`
     #[agentspec(rename = "25.4.1")]
@@ -32,6 +33,7 @@ pub enum AgentSpecVersionEnum {
 ///
 /// Depending on the selected mode, agents have different capabilities for delegation and collaboration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum HandoffMode {
     /// `always`
     #[agentspec(rename = "always")]
@@ -44,6 +46,7 @@ pub enum HandoffMode {
     Optional,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum MTlsOracleDatabaseConnectionConfigProtocol {
     /// `tcp`
     #[agentspec(rename = "tcp")]
@@ -55,6 +58,7 @@ pub enum MTlsOracleDatabaseConnectionConfigProtocol {
 /// Provider of the model. It is used to ensure the requests to this model respect
 /// the format expected by the provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum ModelProvider {
     /// `COHERE`
     #[agentspec(rename = "COHERE")]
@@ -73,6 +77,7 @@ pub enum ModelProvider {
     Xai,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum OAuthClientConfigType {
     /// `client_id_metadata_document`
     #[agentspec(rename = "client_id_metadata_document")]
@@ -86,6 +91,7 @@ pub enum OAuthClientConfigType {
 }
 /// Enumeration of API Types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum OciAPIType {
     /// `oci`
     #[agentspec(rename = "oci")]
@@ -102,6 +108,7 @@ pub enum OciAPIType {
 /// chat completions: Chat Completions API
 /// responses: Responses API
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum OpenAIAPIType {
     /// `chat_completions`
     #[agentspec(rename = "chat_completions")]
@@ -111,6 +118,7 @@ pub enum OpenAIAPIType {
     Responses,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum PKCEMethod {
     /// `S256`
     S256,
@@ -120,6 +128,7 @@ pub enum PKCEMethod {
 }
 /// Enumerator for the types of reduction available in the MapNode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum ReductionMethod {
     /// `append`
     #[agentspec(rename = "append")]
@@ -138,6 +147,7 @@ pub enum ReductionMethod {
     Sum,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum RetryPolicyJitter {
     /// `decorrelated`
     #[agentspec(rename = "decorrelated")]
@@ -153,6 +163,7 @@ pub enum RetryPolicyJitter {
     FullAndEqualForThrottle,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum ScopePolicy {
     /// `fixed`
     #[agentspec(rename = "fixed")]
@@ -163,6 +174,7 @@ pub enum ScopePolicy {
 }
 /// Serving mode to use for the GenAI service
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum ServingMode {
     /// `DEDICATED`
     #[agentspec(rename = "DEDICATED")]
@@ -172,6 +184,7 @@ pub enum ServingMode {
     OnDemand,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum TlsOracleDatabaseConnectionConfigProtocol {
     /// `tcp`
     #[agentspec(rename = "tcp")]
@@ -181,6 +194,7 @@ pub enum TlsOracleDatabaseConnectionConfigProtocol {
     Tcps,
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
+#[non_exhaustive]
 pub enum TlsPostgresDatabaseConnectionConfigSslmode {
     /// `allow`
     #[agentspec(rename = "allow")]
@@ -203,6 +217,7 @@ pub enum TlsPostgresDatabaseConnectionConfigSslmode {
 }
 /// Class to specify parameters of the A2A session.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct A2ASessionParameters {
     #[agentspec(since = "25.4.2", default = 60.0)]
     pub timeout: f64,
@@ -215,6 +230,7 @@ pub struct A2ASessionParameters {
 ///
 /// Parameters include number of tokens, sampling parameters, etc.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct LlmGenerationConfig {
     #[agentspec(skip_null)]
     pub max_tokens: Option<i64>,
@@ -232,6 +248,7 @@ pub struct LlmGenerationConfig {
 /// This groups the relevant endpoints required to execute OAuth authorization
 /// code flows and token refresh.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct OAuthEndpoints {
     #[agentspec(since = "26.1.2")]
     pub authorization_endpoint: String,
@@ -249,6 +266,7 @@ pub struct OAuthEndpoints {
 /// PKCE mitigates authorization code interception and injection attacks in
 /// authorization code flows. Some protocols (such as MCP OAuth) require PKCE.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct PKCEPolicy {
     #[agentspec(since = "26.1.2", default = true)]
     pub required: bool,
@@ -256,6 +274,7 @@ pub struct PKCEPolicy {
     pub method: PKCEMethod,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     #[agentspec(since = "26.1.2", default = 2, minimum = 0.0)]
     pub max_attempts: i64,
@@ -279,6 +298,7 @@ pub struct RetryPolicy {
 }
 /// Class to specify parameters of the MCP client session.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 pub struct SessionParameters {
     #[agentspec(default = 60.0)]
     pub read_timeout_seconds: f64,
@@ -340,6 +360,7 @@ pub enum SwarmHandoff {
 }
 /// Component which communicates with a remote server agent using the A2A Protocol.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "A2AAgent", since = "25.4.2")]
 pub struct A2AAgent {
     #[agentspec(id, since = "25.4.2")]
@@ -371,6 +392,7 @@ pub struct A2AAgent {
 }
 /// Class to specify configuration settings for establishing a connection in A2A communication.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "A2AConnectionConfig", since = "25.4.2")]
 pub struct A2AConnectionConfig {
     #[agentspec(id, since = "25.4.2")]
@@ -421,6 +443,7 @@ pub struct A2AConnectionConfig {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "Agent")]
 pub struct Agent {
     #[agentspec(id)]
@@ -520,6 +543,7 @@ pub struct Agent {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "AgentNode")]
 pub struct AgentNode {
     #[agentspec(id)]
@@ -538,6 +562,7 @@ pub struct AgentNode {
 }
 /// Parameters used to specialize an agent for a certain goal or task.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "AgentSpecializationParameters", since = "25.4.2")]
 pub struct AgentSpecializationParameters {
     #[agentspec(id, since = "25.4.2")]
@@ -642,6 +667,7 @@ pub struct AgentSpecializationParameters {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ApiNode")]
 pub struct ApiNode {
     #[agentspec(id)]
@@ -779,6 +805,7 @@ pub struct ApiNode {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "BranchingNode")]
 pub struct BranchingNode {
     #[agentspec(id)]
@@ -797,6 +824,7 @@ pub struct BranchingNode {
 }
 /// A tool that is built into and executed by the orchestrator
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "BuiltinTool", since = "25.4.2")]
 pub struct BuiltinTool {
     #[agentspec(id, since = "25.4.2")]
@@ -854,6 +882,7 @@ pub struct BuiltinTool {
 /// See security considerations regarding exception catching in
 /// the :ref:`Security Considerations <securitycatchexceptionnode>`
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "CatchExceptionNode", since = "26.1.2")]
 pub struct CatchExceptionNode {
     #[agentspec(id, since = "26.1.2")]
@@ -877,6 +906,7 @@ pub struct CatchExceptionNode {
 }
 /// A tool that needs to be run by the client application.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ClientTool")]
 pub struct ClientTool {
     #[agentspec(id)]
@@ -897,6 +927,7 @@ pub struct ClientTool {
 /// A single node can have several potential next nodes, in which case several control flow edges
 /// should be present in the control flow connections of that flow.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ControlFlowEdge")]
 pub struct ControlFlowEdge {
     #[agentspec(id)]
@@ -928,6 +959,7 @@ pub struct ControlFlowEdge {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ConversationSummarizationTransform", since = "26.1.2")]
 pub struct ConversationSummarizationTransform {
     #[agentspec(id, since = "26.1.2")]
@@ -976,6 +1008,7 @@ pub struct ConversationSummarizationTransform {
 ///
 /// An outputs can be propagated as input of several nodes.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "DataFlowEdge")]
 pub struct DataFlowEdge {
     #[agentspec(id)]
@@ -1110,6 +1143,7 @@ pub struct DataFlowEdge {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "EndNode")]
 pub struct EndNode {
     #[agentspec(id)]
@@ -1181,6 +1215,7 @@ pub struct EndNode {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "Flow")]
 pub struct Flow {
     #[agentspec(id)]
@@ -1441,6 +1476,7 @@ pub struct Flow {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "FlowNode")]
 pub struct FlowNode {
     #[agentspec(id)]
@@ -1459,6 +1495,7 @@ pub struct FlowNode {
 }
 /// Authentication settings for Gemini via Google AI Studio.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "GeminiAIStudioAuthConfig", since = "26.1.2")]
 pub struct GeminiAIStudioAuthConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -1476,6 +1513,7 @@ pub struct GeminiAIStudioAuthConfig {
 }
 /// Configure a connection to a Gemini LLM (AI Studio or Vertex AI).
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "GeminiConfig",
     since = "26.1.2",
@@ -1511,6 +1549,7 @@ pub struct GeminiConfig {
 }
 /// Authentication settings for Gemini via Google Vertex AI.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "GeminiVertexAIAuthConfig", since = "26.1.2")]
 pub struct GeminiVertexAIAuthConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -1532,6 +1571,7 @@ pub struct GeminiVertexAIAuthConfig {
 }
 /// In-memory datastore for testing and development purposes.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "InMemoryCollectionDatastore", since = "26.1.2")]
 pub struct InMemoryCollectionDatastore {
     #[agentspec(id, since = "26.1.2")]
@@ -1608,6 +1648,7 @@ pub struct InMemoryCollectionDatastore {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "InputMessageNode")]
 pub struct InputMessageNode {
     #[agentspec(id)]
@@ -1630,6 +1671,7 @@ pub struct InputMessageNode {
 /// fields to describe any LLM without a dedicated subclass. Concrete subclasses provide
 /// additional configuration for specific LLM providers.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "LlmConfig", since = "26.1.2")]
 pub struct LlmConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -1721,6 +1763,7 @@ pub struct LlmConfig {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "LlmNode")]
 pub struct LlmNode {
     #[agentspec(id)]
@@ -1747,6 +1790,7 @@ pub struct LlmNode {
 }
 /// Class for tools exposed by MCP servers
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MCPTool")]
 pub struct MCPTool {
     #[agentspec(id)]
@@ -1765,6 +1809,7 @@ pub struct MCPTool {
 }
 /// Class to dynamically expose a list of tools from a MCP Server.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MCPToolBox", since = "25.4.2")]
 pub struct MCPToolBox {
     #[agentspec(id, since = "25.4.2")]
@@ -1786,6 +1831,7 @@ pub struct MCPToolBox {
 }
 /// Specification of MCP tool
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MCPToolSpec", since = "25.4.2")]
 pub struct MCPToolSpec {
     #[agentspec(id, since = "25.4.2")]
@@ -1807,6 +1853,7 @@ pub struct MCPToolSpec {
 }
 /// Mutual-TLS Connection Configuration to Oracle Database.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MTlsOracleDatabaseConnectionConfig", since = "26.1.2")]
 pub struct MTlsOracleDatabaseConnectionConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -1873,6 +1920,7 @@ pub struct MTlsOracleDatabaseConnectionConfig {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ManagerWorkers", since = "25.4.2")]
 pub struct ManagerWorkers {
     #[agentspec(id, since = "25.4.2")]
@@ -2155,6 +2203,7 @@ pub struct ManagerWorkers {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MapNode")]
 pub struct MapNode {
     #[agentspec(id)]
@@ -2187,6 +2236,7 @@ pub struct MapNode {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "MessageSummarizationTransform", since = "26.1.2")]
 pub struct MessageSummarizationTransform {
     #[agentspec(id, since = "26.1.2")]
@@ -2232,6 +2282,7 @@ pub struct MessageSummarizationTransform {
 /// - Client ID Metadata Documents (URL-formatted client_id)
 /// - Dynamic client registration (RFC 7591)
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OAuthClientConfig", since = "26.1.2")]
 pub struct OAuthClientConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -2265,6 +2316,7 @@ pub struct OAuthClientConfig {
 /// and non-MCP remote API tools. It supports discovery-based configuration (via
 /// ``issuer``) and explicit endpoints (via ``endpoints``).
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OAuthConfig", since = "26.1.2")]
 pub struct OAuthConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -2301,6 +2353,7 @@ pub struct OAuthConfig {
 /// The agent is defined on the OCI console and this is only a wrapper to connect to it.
 /// It can be executed by itself, or be executed in a flow using an AgentNode.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OciAgent")]
 pub struct OciAgent {
     #[agentspec(id)]
@@ -2320,6 +2373,7 @@ pub struct OciAgent {
 }
 /// OCI client config class for authentication using API_KEY and a config file.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OciClientConfigWithApiKey",
     constant(key = "auth_type", value = "API_KEY", after = "service_endpoint")
@@ -2339,6 +2393,7 @@ pub struct OciClientConfigWithApiKey {
 }
 /// OCI client config class for authentication using INSTANCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OciClientConfigWithInstancePrincipal",
     constant(key = "auth_type", value = "INSTANCE_PRINCIPAL", after = "service_endpoint")
@@ -2356,6 +2411,7 @@ pub struct OciClientConfigWithInstancePrincipal {
 }
 /// OCI client config class for authentication using RESOURCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OciClientConfigWithResourcePrincipal",
     constant(key = "auth_type", value = "RESOURCE_PRINCIPAL", after = "service_endpoint")
@@ -2373,6 +2429,7 @@ pub struct OciClientConfigWithResourcePrincipal {
 }
 /// OCI client config class for authentication using SECURITY_TOKEN.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OciClientConfigWithSecurityToken",
     constant(key = "auth_type", value = "SECURITY_TOKEN", after = "service_endpoint")
@@ -2394,6 +2451,7 @@ pub struct OciClientConfigWithSecurityToken {
 ///
 /// Requires to specify the model id and the client configuration to the OCI GenAI service.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OciGenAiConfig",
     constant(key = "api_provider", value = "oci", after = "provider", unwritten)
@@ -2430,6 +2488,7 @@ pub struct OciGenAiConfig {
 ///
 /// Requires to specify the url and port at which the model is running.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OllamaConfig",
     constant(key = "api_provider", value = "ollama", after = "provider", unwritten)
@@ -2465,6 +2524,7 @@ pub struct OllamaConfig {
 ///
 /// Requires to specify the url of the APIs to contact.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OpenAiCompatibleConfig")]
 pub struct OpenAiCompatibleConfig {
     #[agentspec(id)]
@@ -2499,6 +2559,7 @@ pub struct OpenAiCompatibleConfig {
 ///
 /// Requires to specify the identity of the model to use.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "OpenAiConfig",
     constant(key = "provider", value = "openai", after = "model_id", unwritten),
@@ -2526,6 +2587,7 @@ pub struct OpenAiConfig {
 }
 /// Datastore that uses Oracle Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OracleDatabaseDatastore", since = "26.1.2")]
 pub struct OracleDatabaseDatastore {
     #[agentspec(id, since = "26.1.2")]
@@ -2600,6 +2662,7 @@ pub struct OracleDatabaseDatastore {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "OutputMessageNode")]
 pub struct OutputMessageNode {
     #[agentspec(id)]
@@ -2632,6 +2695,7 @@ pub struct OutputMessageNode {
 /// Examples
 /// --------
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ParallelFlowNode", since = "25.4.2")]
 pub struct ParallelFlowNode {
     #[agentspec(id, since = "25.4.2")]
@@ -2795,6 +2859,7 @@ pub struct ParallelFlowNode {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ParallelMapNode", since = "25.4.2")]
 pub struct ParallelMapNode {
     #[agentspec(id, since = "25.4.2")]
@@ -2820,6 +2885,7 @@ pub struct ParallelMapNode {
 }
 /// Datastore that uses PostgreSQL Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "PostgresDatabaseDatastore", since = "26.1.2")]
 pub struct PostgresDatabaseDatastore {
     #[agentspec(id, since = "26.1.2")]
@@ -2839,6 +2905,7 @@ pub struct PostgresDatabaseDatastore {
 }
 /// A tool that is run remotely and called through REST.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "RemoteTool")]
 pub struct RemoteTool {
     #[agentspec(id)]
@@ -2878,6 +2945,7 @@ pub struct RemoteTool {
 }
 /// Transport implementation that connects to an MCP server via Server-Sent Events.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "SSETransport")]
 pub struct SSETransport {
     #[agentspec(id)]
@@ -2913,6 +2981,7 @@ pub struct SSETransport {
 /// environment variables in any production system.
 /// - Executors should ensure that these files are rotated and managed securely.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "SSEmTLSTransport")]
 pub struct SSEmTLSTransport {
     #[agentspec(id)]
@@ -2939,6 +3008,7 @@ pub struct SSEmTLSTransport {
 }
 /// A tool that is registered to and executed by the orchestrator.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ServerTool")]
 pub struct ServerTool {
     #[agentspec(id)]
@@ -2988,6 +3058,7 @@ pub struct ServerTool {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "SpecializedAgent", since = "25.4.2")]
 pub struct SpecializedAgent {
     #[agentspec(id, since = "25.4.2")]
@@ -3073,6 +3144,7 @@ pub struct SpecializedAgent {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "StartNode")]
 pub struct StartNode {
     #[agentspec(id)]
@@ -3096,6 +3168,7 @@ pub struct StartNode {
 /// .. warning::
 /// Stdio should be used for local prototyping only.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "StdioTransport")]
 pub struct StdioTransport {
     #[agentspec(id)]
@@ -3116,6 +3189,7 @@ pub struct StdioTransport {
 }
 /// Transport implementation that connects to an MCP server via Streamable HTTP.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "StreamableHTTPTransport")]
 pub struct StreamableHTTPTransport {
     #[agentspec(id)]
@@ -3151,6 +3225,7 @@ pub struct StreamableHTTPTransport {
 /// environment variables in any production system.
 /// - Executors should ensure that these files are rotated and managed securely.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "StreamableHTTPmTLSTransport")]
 pub struct StreamableHTTPmTLSTransport {
     #[agentspec(id)]
@@ -3201,6 +3276,7 @@ pub struct StreamableHTTPmTLSTransport {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "Swarm", since = "25.4.2")]
 pub struct Swarm {
     #[agentspec(id, since = "25.4.2")]
@@ -3239,6 +3315,7 @@ pub struct Swarm {
 }
 /// TLS Connection Configuration to Oracle Database.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "TlsOracleDatabaseConnectionConfig", since = "26.1.2")]
 pub struct TlsOracleDatabaseConnectionConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -3267,6 +3344,7 @@ pub struct TlsOracleDatabaseConnectionConfig {
 }
 /// Configuration for a PostgreSQL connection with TLS/SSL support.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "TlsPostgresDatabaseConnectionConfig", since = "26.1.2")]
 pub struct TlsPostgresDatabaseConnectionConfig {
     #[agentspec(id, since = "26.1.2")]
@@ -3357,6 +3435,7 @@ pub struct TlsPostgresDatabaseConnectionConfig {
 /// ... )
 /// ```
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(component = "ToolNode")]
 pub struct ToolNode {
     #[agentspec(id)]
@@ -3377,6 +3456,7 @@ pub struct ToolNode {
 ///
 /// Requires to specify the url at which the instance is running.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     component = "VllmConfig",
     constant(key = "api_provider", value = "vllm", after = "provider", unwritten)
@@ -3409,6 +3489,7 @@ pub struct VllmConfig {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "AgenticComponent")]
 pub enum AgenticComponent {
     /// A `A2AAgent`.
@@ -3430,6 +3511,7 @@ pub enum AgenticComponent {
 }
 /// The fields every `AgenticComponent` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = AgenticComponent)]
 pub struct AgenticComponentFields {
     #[agentspec(id)]
@@ -3444,6 +3526,7 @@ pub struct AgenticComponentFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "LlmConfig")]
 pub enum AnyLlmConfig {
     /// A `GeminiConfig`.
@@ -3465,6 +3548,7 @@ pub enum AnyLlmConfig {
 }
 /// The fields every `AnyLlmConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = AnyLlmConfig, schema_name = "LlmConfig")]
 pub struct AnyLlmConfigFields {
     #[agentspec(id)]
@@ -3483,6 +3567,7 @@ pub struct AnyLlmConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "OpenAiCompatibleConfig")]
 pub enum AnyOpenAiCompatibleConfig {
     /// A `OllamaConfig`.
@@ -3496,6 +3581,7 @@ pub enum AnyOpenAiCompatibleConfig {
 }
 /// The fields every `AnyOpenAiCompatibleConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     fields_of = AnyOpenAiCompatibleConfig,
     schema_name = "OpenAiCompatibleConfig"
@@ -3528,6 +3614,7 @@ pub struct AnyOpenAiCompatibleConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "SSETransport")]
 pub enum AnySSETransport {
     /// A `SSETransport`.
@@ -3539,6 +3626,7 @@ pub enum AnySSETransport {
 }
 /// The fields every `AnySSETransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = AnySSETransport, schema_name = "SSETransport")]
 pub struct AnySSETransportFields {
     #[agentspec(id)]
@@ -3561,6 +3649,7 @@ pub struct AnySSETransportFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "StreamableHTTPTransport")]
 pub enum AnyStreamableHTTPTransport {
     /// A `StreamableHTTPTransport`.
@@ -3572,6 +3661,7 @@ pub enum AnyStreamableHTTPTransport {
 }
 /// The fields every `AnyStreamableHTTPTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     fields_of = AnyStreamableHTTPTransport,
     schema_name = "StreamableHTTPTransport"
@@ -3597,6 +3687,7 @@ pub struct AnyStreamableHTTPTransportFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "TlsOracleDatabaseConnectionConfig")]
 pub enum AnyTlsOracleDatabaseConnectionConfig {
     /// A `MTlsOracleDatabaseConnectionConfig`.
@@ -3608,6 +3699,7 @@ pub enum AnyTlsOracleDatabaseConnectionConfig {
 }
 /// The fields every `AnyTlsOracleDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     fields_of = AnyTlsOracleDatabaseConnectionConfig,
     schema_name = "TlsOracleDatabaseConnectionConfig"
@@ -3633,6 +3725,7 @@ pub struct AnyTlsOracleDatabaseConnectionConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "AuthConfig")]
 pub enum AuthConfig {
     /// A `OAuthConfig`.
@@ -3642,6 +3735,7 @@ pub enum AuthConfig {
 }
 /// The fields every `AuthConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = AuthConfig)]
 pub struct AuthConfigFields {
     #[agentspec(id, since = "26.1.2")]
@@ -3674,6 +3768,7 @@ pub struct AuthConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "ClientTransport")]
 pub enum ClientTransport {
     /// A `SSETransport`.
@@ -3691,6 +3786,7 @@ pub enum ClientTransport {
 }
 /// The fields every `ClientTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = ClientTransport)]
 pub struct ClientTransportFields {
     #[agentspec(id)]
@@ -3705,6 +3801,7 @@ pub struct ClientTransportFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "ComponentWithIO")]
 pub enum ComponentWithIO {
     /// A `A2AAgent`.
@@ -3768,6 +3865,7 @@ pub enum ComponentWithIO {
 }
 /// The fields every `ComponentWithIO` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = ComponentWithIO)]
 pub struct ComponentWithIOFields {
     #[agentspec(id)]
@@ -3782,6 +3880,7 @@ pub struct ComponentWithIOFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "Datastore")]
 pub enum Datastore {
     /// A `InMemoryCollectionDatastore`.
@@ -3795,6 +3894,7 @@ pub enum Datastore {
 }
 /// The fields every `Datastore` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = Datastore)]
 pub struct DatastoreFields {
     #[agentspec(id, since = "26.1.2")]
@@ -3811,6 +3911,7 @@ pub struct DatastoreFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "GeminiAuthConfig")]
 pub enum GeminiAuthConfig {
     /// A `GeminiAIStudioAuthConfig`.
@@ -3822,6 +3923,7 @@ pub enum GeminiAuthConfig {
 }
 /// The fields every `GeminiAuthConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = GeminiAuthConfig)]
 pub struct GeminiAuthConfigFields {
     #[agentspec(id, since = "26.1.2")]
@@ -3836,6 +3938,7 @@ pub struct GeminiAuthConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "MessageTransform")]
 pub enum MessageTransform {
     /// A `ConversationSummarizationTransform`.
@@ -3847,6 +3950,7 @@ pub enum MessageTransform {
 }
 /// The fields every `MessageTransform` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = MessageTransform)]
 pub struct MessageTransformFields {
     #[agentspec(id, since = "26.1.2")]
@@ -3881,6 +3985,7 @@ pub struct MessageTransformFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "Node")]
 pub enum Node {
     /// A `AgentNode`.
@@ -3916,6 +4021,7 @@ pub enum Node {
 }
 /// The fields every `Node` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = Node)]
 pub struct NodeFields {
     #[agentspec(id)]
@@ -3932,6 +4038,7 @@ pub struct NodeFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "OciClientConfig")]
 pub enum OciClientConfig {
     /// A `OciClientConfigWithApiKey`.
@@ -3947,6 +4054,7 @@ pub enum OciClientConfig {
 }
 /// The fields every `OciClientConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = OciClientConfig)]
 pub struct OciClientConfigFields {
     #[agentspec(id)]
@@ -3960,6 +4068,7 @@ pub struct OciClientConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "OracleDatabaseConnectionConfig")]
 pub enum OracleDatabaseConnectionConfig {
     /// A `MTlsOracleDatabaseConnectionConfig`.
@@ -3971,6 +4080,7 @@ pub enum OracleDatabaseConnectionConfig {
 }
 /// The fields every `OracleDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = OracleDatabaseConnectionConfig)]
 pub struct OracleDatabaseConnectionConfigFields {
     #[agentspec(id, since = "26.1.2")]
@@ -3993,6 +4103,7 @@ pub struct OracleDatabaseConnectionConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "PostgresDatabaseConnectionConfig")]
 pub enum PostgresDatabaseConnectionConfig {
     /// A `TlsPostgresDatabaseConnectionConfig`.
@@ -4002,6 +4113,7 @@ pub enum PostgresDatabaseConnectionConfig {
 }
 /// The fields every `PostgresDatabaseConnectionConfig` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = PostgresDatabaseConnectionConfig)]
 pub struct PostgresDatabaseConnectionConfigFields {
     #[agentspec(id, since = "26.1.2")]
@@ -4035,6 +4147,7 @@ pub struct PostgresDatabaseConnectionConfigFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "RemoteAgent")]
 pub enum RemoteAgent {
     /// A `A2AAgent`.
@@ -4046,6 +4159,7 @@ pub enum RemoteAgent {
 }
 /// The fields every `RemoteAgent` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = RemoteAgent)]
 pub struct RemoteAgentFields {
     #[agentspec(id)]
@@ -4060,6 +4174,7 @@ pub struct RemoteAgentFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "RemoteTransport")]
 pub enum RemoteTransport {
     /// A `SSETransport`.
@@ -4075,6 +4190,7 @@ pub enum RemoteTransport {
 }
 /// The fields every `RemoteTransport` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = RemoteTransport)]
 pub struct RemoteTransportFields {
     #[agentspec(id)]
@@ -4097,6 +4213,7 @@ pub struct RemoteTransportFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "Tool")]
 pub enum Tool {
     /// A `BuiltinTool`.
@@ -4114,6 +4231,7 @@ pub enum Tool {
 }
 /// The fields every `Tool` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = Tool)]
 pub struct ToolFields {
     #[agentspec(id)]
@@ -4130,6 +4248,7 @@ pub struct ToolFields {
     pub referenced_components: IndexMap<String, Component>,
 }
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(family = "ToolBox")]
 pub enum ToolBox {
     /// A `MCPToolBox`.
@@ -4139,6 +4258,7 @@ pub enum ToolBox {
 }
 /// The fields every `ToolBox` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = ToolBox)]
 pub struct ToolBoxFields {
     #[agentspec(id, since = "25.4.2")]
@@ -4160,6 +4280,7 @@ pub struct ToolBoxFields {
 }
 /// Any concrete component: the root of a document, or an entry of `$referenced_components`.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(
     family = "Component",
     versions("25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0")
@@ -4290,6 +4411,7 @@ pub enum Component {
 }
 /// The fields every `Component` has: the base field of a plugin component that extends it.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
 #[agentspec(fields_of = Component)]
 pub struct ComponentFields {
     #[agentspec(id)]

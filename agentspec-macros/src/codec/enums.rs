@@ -201,6 +201,10 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             impl ::core::convert::From<#variants> for #ename {
                 fn from(component: #variants) -> Self { #ename::#variants(::std::boxed::Box::new(component)) }
             }
+            #[automatically_derived]
+            impl ::core::convert::From<#variants> for #p::RefOr<#ename> {
+                fn from(component: #variants) -> Self { #p::RefOr::Inline(#ename::#variants(::std::boxed::Box::new(component))) }
+            }
         )*
         #[automatically_derived]
         impl #p::Decode for #ename {

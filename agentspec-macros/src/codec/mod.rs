@@ -11,6 +11,7 @@ use syn::DeriveInput;
 use crate::tool::Errors;
 
 pub mod ast;
+mod builders;
 mod enums;
 mod fields;
 mod plugin;

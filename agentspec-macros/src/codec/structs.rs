@@ -105,7 +105,9 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
     let lists = list_methods(p, &comp.fields);
     let field = field_method(&comp.fields);
     let field_type = field_type_impl(cx, name);
+    let builders = super::builders::builders(p, name, &comp.fields, None);
     quote! {
+        #builders
         impl #name {
             /// The `component_type` of this component.
             pub const COMPONENT_TYPE: &'static str = #ct;
@@ -315,8 +317,10 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
         field_type_impl(cx, name)
     };
     let defaults_impl = super::fields::defaults_impl(name, &defaults);
+    let builders = super::builders::builders(p, name, &v.fields, v.extra.as_ref());
     quote! {
         #defaults_impl
+        #builders
         #default_impl
         #[automatically_derived]
         impl #p::Decode for #name {

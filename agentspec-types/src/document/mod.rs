@@ -199,10 +199,11 @@ impl Reload {
 }
 
 impl<C: ComponentSet + Send> Document<C> {
-    /// A document for `root`, written at `version`.
-    pub fn new(root: C, version: Version) -> Self {
+    /// A document for `root` (a component type, or any type that converts into the set's
+    /// `C`), written at `version`.
+    pub fn new(root: impl Into<C>, version: Version) -> Self {
         Document {
-            root,
+            root: root.into(),
             version,
             warnings: Vec::new(),
             depth: 0,

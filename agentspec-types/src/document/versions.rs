@@ -10,7 +10,7 @@ use crate::version::Version;
 impl<C: ComponentSet + Send> Document<C> {
     /// A document for `root`, written at the oldest version that can hold it (as pyagentspec
     /// writes what is built in code); see [`Document::min_version`].
-    pub fn at_min_version(root: C) -> Self
+    pub fn at_min_version(root: impl Into<C>) -> Self
     where
         C: Sync,
     {

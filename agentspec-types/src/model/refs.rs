@@ -10,6 +10,20 @@ pub struct ComponentRef {
     pub id: String,
 }
 
+impl ComponentRef {
+    /// A reference to the component with this id.
+    pub fn new(id: impl Into<String>) -> Self {
+        ComponentRef { id: id.into() }
+    }
+}
+
+impl<T> RefOr<T> {
+    /// A reference to the component with this id (`{"$component_ref": id}`).
+    pub fn to(id: impl Into<String>) -> Self {
+        RefOr::Ref(ComponentRef::new(id))
+    }
+}
+
 /// A position that holds a component: a reference, or the component itself.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RefOr<T> {

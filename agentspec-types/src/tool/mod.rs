@@ -290,6 +290,28 @@ impl Toolbox {
         self.tools.values().filter_map(|t| t.spec().ok())
     }
 
+    /// Every tool as the component that describes it (a `ServerTool` or a `ClientTool`), in
+    /// registration order: what an agent's `tools` take, in one call.
+    ///
+    /// ```
+    /// use agentspec_types::{Agent, VllmConfig, tool, tool::Toolbox};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 {
+    ///     a + b
+    /// }
+    ///
+    /// let toolbox = Toolbox::new().with(AddTool)?;
+    /// let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000");
+    /// let agent = Agent::new("adder", llm, "You add.").with_tools(toolbox.tools());
+    /// assert_eq!(agent.tools.len(), 1);
+    /// # Ok::<(), agentspec_types::tool::ToolError>(())
+    /// ```
+    pub fn tools(&self) -> impl Iterator<Item = crate::Tool> + '_ {
+        self.specs().map(ToolSpec::component)
+    }
+
     /// How many tools there are.
     pub fn len(&self) -> usize {
         self.tools.len()
