@@ -17,7 +17,8 @@ mkdir -p "$work/crates"
 echo "-- cargo package (each crate verified from its tarball)"
 cargo package --workspace --exclude agentspec-tests --locked --allow-dirty --quiet
 for crate in agentspec-codegen agentspec-macros agentspec-types agentspec-cli; do
-  tar xzf "target/package/$crate-$version.crate" -C "$work/crates"
+  # --touch: fresh mtimes, so that a rerun rebuilds what changed
+  tar xzf "target/package/$crate-$version.crate" -C "$work/crates" --touch
 done
 
 echo "-- the outside crate, on the packaged crates $version"

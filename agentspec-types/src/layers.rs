@@ -16,14 +16,14 @@ const LAYERS: &[&[&str]] = &[
     &["generated"],
     &["check", "layout"],
     &["document"],
-    &["resolve", "validate", "graph"],
+    &["resolve", "validate", "graph", "serialization"],
     &["tool"],
 ];
 
 /// What a name at the crate root (`crate::X`) stands for.
 fn root_name(name: &str) -> &str {
     match name {
-        "JsonObject" | "IndexMap" | "serde_json" | "AgentSpec" => "",
+        "JsonObject" | "IndexMap" | "serde_json" | "serde" | "AgentSpec" => "",
         "RefOr" | "Sensitive" | "ComponentRef" | "MissingSecret" | "Truthy" | "ComponentInfo"
         | "walk" => "model",
         "SecretField" => "codec",

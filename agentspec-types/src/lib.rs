@@ -34,6 +34,7 @@
 //! ```text
 //!  tool                        #[tool] functions as Agent Spec tools, Toolbox, binding
 //!  validate · graph · resolve  rules, flow graphs, resolved references (on the typed document)
+//!  serialization               serde for the types (feature `serde`)
 //!  document (+ components)     loading and writing documents and components files
 //!  check · layout              reference checks; pyagentspec's layout of shared components
 //!  generated                   the component types, under #[derive(AgentSpec)]
@@ -69,6 +70,8 @@ mod layout;
 mod model;
 pub mod plugin;
 pub mod resolve;
+#[cfg(feature = "serde")]
+pub mod serialization;
 #[doc(hidden)]
 pub mod syntax;
 pub mod tool;
@@ -112,6 +115,15 @@ pub use version::{ParseVersionError, Version};
 
 /// A free-form JSON object (metadata, JSON Schemas of inputs and outputs), keys in order.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// Without the `serde` feature, generated types implement neither `Serialize` nor
+/// `Deserialize` (see the `serialization` module for what the feature adds).
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_serde {
+    ($($anything:tt)*) => {};
+}
 
 /// The generated types (also re-exported at the crate root).
 #[allow(

@@ -13,7 +13,9 @@ pub fn string_enum(c: &Container, variants: &[StrVariant], cx: &Cx<'_>) -> Token
     let name_str = name.to_string();
     let idents: Vec<&Ident> = variants.iter().map(|v| &v.ident).collect();
     let values: Vec<&str> = variants.iter().map(|v| v.value.as_str()).collect();
+    let serde = super::structs::serde_impls(c, cx, "value");
     quote! {
+        #serde
         impl #name {
             /// Every value, in schema order.
             pub const ALL: &'static [#name] = &[ #( #name::#idents ),* ];
@@ -92,7 +94,9 @@ pub fn union(c: &Container, u: &Union, cx: &Cx<'_>) -> TokenStream {
             }
         }
     });
+    let serde = super::structs::serde_impls(c, cx, "value");
     quote! {
+        #serde
         #[automatically_derived]
         impl #p::Decode for #name {
             fn decode(node: #p::Node, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
@@ -158,7 +162,9 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             }
         }
     });
+    let serde = super::structs::serde_impls(c, cx, "component");
     quote! {
+        #serde
         impl #ename {
             /// The `component_type` values this family admits.
             pub const MEMBERS: &'static [&'static str] = &[ #( #member_strs ),* ];

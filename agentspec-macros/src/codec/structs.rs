@@ -60,6 +60,14 @@ fn field_method(fields: &[FieldAst]) -> TokenStream {
     }
 }
 
+/// `Serialize` and `Deserialize` (with the runtime's `serde` feature) of a `component` (a
+/// component type or family) or a `value`.
+pub fn serde_impls(c: &Container, cx: &Cx<'_>, kind: &str) -> TokenStream {
+    let (krate, set, name) = (&c.krate, cx.set, &c.ident);
+    let kind = syn::Ident::new(kind, proc_macro2::Span::call_site());
+    quote!(#krate::__impl_serde!(#kind, #set, #name);)
+}
+
 /// The traits every type of the set implements the same way.
 fn field_type_impl(cx: &Cx<'_>, name: &syn::Ident) -> TokenStream {
     let (p, set) = (&cx.p, cx.set);
@@ -106,8 +114,10 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
     let field = field_method(&comp.fields);
     let field_type = field_type_impl(cx, name);
     let builders = super::builders::builders(p, name, &comp.fields, None);
+    let serde = serde_impls(c, cx, "component");
     quote! {
         #builders
+        #serde
         impl #name {
             /// The `component_type` of this component.
             pub const COMPONENT_TYPE: &'static str = #ct;
@@ -318,9 +328,11 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
     };
     let defaults_impl = super::fields::defaults_impl(name, &defaults);
     let builders = super::builders::builders(p, name, &v.fields, v.extra.as_ref());
+    let serde = serde_impls(c, cx, "value");
     quote! {
         #defaults_impl
         #builders
+        #serde
         #default_impl
         #[automatically_derived]
         impl #p::Decode for #name {

@@ -16,6 +16,40 @@ pub(crate) fn decode_document<C: ComponentSet>(
     base: &Path<'_>,
     registry: &Registry,
 ) -> Result<Document<C>, LoadError> {
+    let (root, version, warnings) =
+        decode_rooted::<C, C>(tree, source, base, registry, |node, cx, path| {
+            cx.decode_tagged(
+                node,
+                path,
+                "component",
+                C::TYPES,
+                Some(C::plugin),
+                |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
+            )
+        })?;
+    Ok(Document {
+        source: None,
+        root,
+        version,
+        warnings,
+        depth: 0,
+        reload: Reload {
+            keep_unknown: registry.keep_unknown,
+            plugins: registry.plugins.clone(),
+        },
+    })
+}
+
+/// Decodes `tree` as a document of the set `C` whose root `decode_root` reads (the whole set,
+/// or one component type or family of it): the root, the version it is written at, and the
+/// warnings.
+pub(crate) fn decode_rooted<C: ComponentSet, R>(
+    tree: Node,
+    source: Option<Source<'_>>,
+    base: &Path<'_>,
+    registry: &Registry,
+    decode_root: impl FnOnce(Node, &mut Decoder, &Path<'_>) -> Option<R>,
+) -> Result<(R, Version, Vec<Diagnostic>), LoadError> {
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.eager_pointers = source.is_none();
     cx.values = registry.values.clone();
@@ -47,14 +81,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
             offset,
             value: Value::Object(entries),
         };
-        cx.decode_tagged(
-            node,
-            &root_path,
-            "component",
-            C::TYPES,
-            Some(C::plugin),
-            |tag, entries, offset, cx, path| C::decode_body(tag, entries, offset, cx, path),
-        )
+        decode_root(node, &mut cx, &root_path)
     };
     check_references(&mut cx, source, registry);
     // A kept newer field (reported) raises the version the document is written at.
@@ -63,23 +90,12 @@ pub(crate) fn decode_document<C: ComponentSet>(
     diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
     match (root, version) {
         (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
-            Ok(Document {
-                source: None,
-                root,
-                version,
-                warnings: diagnostics,
-                depth: 0,
-                reload: Reload {
-                    keep_unknown: registry.keep_unknown,
-                    plugins: registry.plugins.clone(),
-                },
-            })
+            Ok((root, version, diagnostics))
         }
         _ => Err(LoadError { diagnostics }),
     }
 }
 
-/// Takes `agentspec_version` (or the legacy `air_version`) out of the root's entries.
 fn root_version<C: ComponentSet>(
     entries: &mut Vec<Entry>,
     offset: u32,

@@ -16,7 +16,7 @@ use crate::syntax::json::JsonWriter;
 use components::{Components, LoadOptions};
 
 pub mod components;
-mod decode;
+pub(crate) mod decode;
 mod versions;
 
 use crate::syntax::sink::Sink;
@@ -90,7 +90,7 @@ pub(crate) const DEEP: usize = if cfg!(debug_assertions) { 48 } else { 128 };
 ///
 /// Two documents are equal when their content is: the same root and version, however each
 /// was made (loaded from text, built in code, with or without warnings).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Document<C> {
     root: C,
     version: Version,
@@ -101,6 +101,17 @@ pub struct Document<C> {
     /// The text it was loaded from, until it is changed: validation locates its
     /// diagnostics in it.
     pub(crate) source: Option<std::sync::Arc<Loaded>>,
+}
+
+/// The content only (what equality compares), so that `assert_eq!` on two documents shows
+/// what differs and not how each was loaded.
+impl<C: fmt::Debug> fmt::Debug for Document<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("agentspec_version", &self.version)
+            .field("root", &self.root)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<C: PartialEq> PartialEq for Document<C> {
