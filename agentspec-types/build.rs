@@ -8,7 +8,9 @@ fn main() {
     let generator =
         agentspec_codegen::Generator::new(agentspec_codegen::Settings::new().bundled_schemas());
     let generated = agentspec_codegen::build::generate_to_out_dir(&generator, "agentspec_types.rs")
-        .and_then(|_| agentspec_codegen::build::json_schemas_to_out_dir(&generator, "json_schemas"));
+        .and_then(|_| {
+            agentspec_codegen::build::json_schemas_to_out_dir(&generator, "json_schemas")
+        });
     if let Err(e) = generated {
         panic!("generating the Agent Spec types failed: {e}");
     }

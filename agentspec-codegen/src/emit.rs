@@ -392,7 +392,15 @@ impl Emitter<'_> {
 
     fn string_enum(&self, e: &StrEnum) -> TokenStream {
         let name = ident(&e.name);
-        let docs = doc(e.doc.as_deref());
+        let fallback = format!(
+            "One of the values {}.",
+            e.variants
+                .iter()
+                .map(|(value, _)| format!("`{value}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let docs = doc(Some(e.doc.as_deref().unwrap_or(&fallback)));
         let variants = e.variants.iter().map(|(value, variant)| {
             let (v, text) = (ident(variant), format!(" `{value}`"));
             let rename = (value != variant).then(|| quote!(#[agentspec(rename = #value)]));
@@ -425,7 +433,8 @@ impl Emitter<'_> {
         fields_of: Option<(&str, &str)>,
     ) -> Result<TokenStream, Error> {
         let name = ident(&s.name);
-        let docs = doc(s.doc.as_deref());
+        let fallback = format!("The `{}` object of Agent Spec.", s.name);
+        let docs = doc(Some(s.doc.as_deref().unwrap_or(&fallback)));
         let fields = self.fields(&s.name, &s.fields)?;
         let extra = s.open.then(|| {
             quote! {
@@ -489,7 +498,8 @@ impl Emitter<'_> {
     fn component(&self, c: &Component) -> Result<TokenStream, Error> {
         let name = ident(&c.name);
         let name_str = &c.name;
-        let docs = doc(c.doc.as_deref());
+        let fallback = format!("The `{name_str}` component.");
+        let docs = doc(Some(c.doc.as_deref().unwrap_or(&fallback)));
         let fields = self.fields(&c.name, &c.fields)?;
         let mut settings = vec![quote!(component = #name_str)];
         if c.since != Version(25, 4, 1) {
@@ -516,7 +526,15 @@ impl Emitter<'_> {
         versions: Option<&[Version]>,
     ) -> TokenStream {
         let ename = ident(name);
-        let docs = doc(doc_text);
+        let fallback = format!(
+            "A component of the `{schema_name}` family: one of {}, or a plugin component.",
+            members
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let docs = doc(Some(doc_text.unwrap_or(&fallback)));
         let variants = members.iter().map(|m| {
             let (v, text) = (ident(m), format!(" A `{m}`."));
             quote!(#[doc = #text] #v(Box<#v>))

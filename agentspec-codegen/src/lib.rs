@@ -134,7 +134,10 @@ impl Settings {
     /// [`Settings::schema_dir`], so that a file added, removed or edited there is seen, then
     /// every file read.
     pub fn watched_paths(&self) -> impl Iterator<Item = &Path> {
-        self.dirs.iter().map(PathBuf::as_path).chain(self.schema_paths())
+        self.dirs
+            .iter()
+            .map(PathBuf::as_path)
+            .chain(self.schema_paths())
     }
 }
 

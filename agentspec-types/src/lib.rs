@@ -1,10 +1,22 @@
 //! Rust types for [Open Agent Spec](https://github.com/oracle/agent-spec) documents, and
-//! loading, writing and checking them.
+//! loading, writing and checking them as pyagentspec does.
 //!
-//! The types are generated at build time from the published JSON Schemas in the
-//! workspace's `schema/` folder: one struct per component type, one enum per family of
-//! components (tagged by `component_type`), [`RefOr`] wherever a component may be a
+//! The types are generated at build time from the published JSON Schemas (bundled in
+//! `agentspec-codegen`): one struct per component type ([`Agent`], [`Flow`], [`VllmConfig`],
+//! …), one enum per family of components ([`AnyLlmConfig`], [`Node`], [`Tool`], and
+//! [`Component`] for any of them), [`RefOr`] wherever a component may be a
 //! `{"$component_ref": id}` reference, [`Sensitive`] for secrets.
+//!
+//! ```toml
+//! [dependencies]
+//! agentspec-types = { version = "0.1", features = ["macros"] }
+//! ```
+//!
+//! Features: `serde` (on by default: `Serialize` and `Deserialize`, see [`serialization`]),
+//! `macros` (`#[tool]` and `#[derive(Component)]`), `schemars` (tool descriptions from Rust
+//! types, which `macros` turns on).
+//!
+//! # Load, check and write a document
 //!
 //! ```
 //! use agentspec_types::{Component, Document, RefOr};
@@ -22,9 +34,43 @@
 //! let Component::Agent(agent) = doc.root() else { panic!("an agent") };
 //! assert_eq!(agent.system_prompt, "You help.");
 //! assert!(matches!(agent.llm_config, RefOr::Inline(_)));
-//! assert_eq!(doc.to_json_pretty(), format!("{}\n", serde_json::to_string_pretty(&doc.to_value()).unwrap()));
+//! assert!(doc.validate().is_empty()); // the language's rules, each diagnostic located
+//! let again = Document::from_json_str(&doc.to_json_pretty())?; // pyagentspec's layout
+//! assert_eq!(again, doc);
 //! # Ok::<(), agentspec_types::LoadError>(())
 //! ```
+//!
+//! A document that does not load gives a [`LoadError`] whose [`Diagnostic`]s each carry a
+//! stable code, the rule in Agent Spec's words, the JSON pointer, and the line and column.
+//!
+//! # Build a component in code
+//!
+//! Every component type has `new` with its required fields (its `id` a fresh UUID) and a
+//! `with_<field>` method per field; a family member converts into its family and into a
+//! [`RefOr`] of it. The types are `#[non_exhaustive]`: a release that adds a field adds a
+//! method and breaks no code.
+//!
+//! ```
+//! use agentspec_types::{Agent, Document, OpenAiCompatibleConfig, ServerTool};
+//!
+//! let llm = OpenAiCompatibleConfig::new("llm", "gpt-oss-120b", "http://localhost:8000/v1")
+//!     .with_api_key("sk-…"); // a secret: written as a placeholder unless asked for
+//! let agent = Agent::new("helper", llm, "You help.")
+//!     .with_tools([ServerTool::new("lookup").with_description("Looks things up.")]);
+//! let json = Document::at_min_version(agent).to_json_pretty();
+//! assert!(json.contains(r#""component_type": "OpenAiCompatibleConfig""#));
+//! ```
+//!
+//! With the `macros` feature, `#[tool]` turns Rust functions into tools and
+//! [`Toolbox::tools`](tool::Toolbox::tools) puts them into an agent ([`guide::tools`]);
+//! `#[derive(Component)]` declares plugin components ([`guide::plugins`]).
+//!
+//! # Where to read on
+//!
+//! The [`guide`] has one page per subject: [`guide::documents`] (loading, writing, the table
+//! of diagnostic codes, validation), [`guide::sharing`] (references, components files,
+//! secrets), [`guide::versions`], [`guide::tools`], [`guide::plugins`], [`guide::codegen`]
+//! (your own generated types), [`guide::cli`], [`guide::conformance`] and [`guide::limits`].
 //!
 //! # Layers
 //!
@@ -126,10 +172,6 @@ macro_rules! __impl_serde {
 }
 
 /// The generated types (also re-exported at the crate root).
-#[allow(
-    missing_docs,
-    reason = "generated from schema descriptions, which some fields lack"
-)]
 #[allow(clippy::all, reason = "generated code")]
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/agentspec_types.rs"));

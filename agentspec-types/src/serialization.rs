@@ -1,5 +1,5 @@
 //! serde for the component types (feature `serde`): every generated type, [`RefOr`],
-//! [`Sensitive`] and [`Document`](crate::document::Document) implement `Serialize` and
+//! [`Sensitive`] and [`Document`] implement `Serialize` and
 //! `Deserialize`, so that a component can sit in a struct of your own and travel through
 //! `serde_json`, a YAML crate, or a web framework's `Json<_>`.
 //!
@@ -36,13 +36,11 @@
 //!   `Component`) is written as the document pyagentspec writes for it alone: its fields in
 //!   pyagentspec's order, the components it uses twice under `$referenced_components`, and
 //!   `agentspec_version` last, the oldest version that can hold it (as
-//!   [`Document::at_min_version`](crate::document::Document::at_min_version)).
+//!   [`Document::at_min_version`]).
 //! - A **value** (`LlmGenerationConfig`, an enum such as `OpenAIAPIType`) is written as it is
 //!   inside a component, at the newest version.
-//! - A [`Document`](crate::document::Document) is written as [`Document::to_value`] writes it.
+//! - A [`Document`] is written as [`Document::to_value`] writes it.
 //! - [`RefOr::Ref`] is `{"$component_ref": id}`.
-//!
-//! [`Document::to_value`]: crate::document::Document::to_value
 //!
 //! # Secrets
 //!
@@ -109,7 +107,10 @@ pub mod component {
 
     /// The component as a document of its own, at the oldest version that holds it.
     pub fn to_json<C: ComponentSet, T: Encode>(component: &T, include_secrets: bool) -> Value {
-        let oldest = C::VERSIONS.first().copied().unwrap_or(crate::Version::NEVER);
+        let oldest = C::VERSIONS
+            .first()
+            .copied()
+            .unwrap_or(crate::Version::NEVER);
         let probe = Encoder::new(oldest, true);
         component.encode(&mut PathSink::new(), &probe);
         let version = probe

@@ -45,6 +45,7 @@ pub enum HandoffMode {
     #[agentspec(rename = "optional")]
     Optional,
 }
+/// One of the values `tcp`, `tcps`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum MTlsOracleDatabaseConnectionConfigProtocol {
@@ -76,6 +77,7 @@ pub enum ModelProvider {
     #[agentspec(rename = "XAI")]
     Xai,
 }
+/// One of the values `client_id_metadata_document`, `dynamic_registration`, `pre_registered`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum OAuthClientConfigType {
@@ -117,6 +119,7 @@ pub enum OpenAIAPIType {
     #[agentspec(rename = "responses")]
     Responses,
 }
+/// One of the values `S256`, `plain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum PKCEMethod {
@@ -146,6 +149,7 @@ pub enum ReductionMethod {
     #[agentspec(rename = "sum")]
     Sum,
 }
+/// One of the values `decorrelated`, `equal`, `full`, `full_and_equal_for_throttle`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum RetryPolicyJitter {
@@ -162,6 +166,7 @@ pub enum RetryPolicyJitter {
     #[agentspec(rename = "full_and_equal_for_throttle")]
     FullAndEqualForThrottle,
 }
+/// One of the values `fixed`, `use_challenge_or_supported`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum ScopePolicy {
@@ -183,6 +188,7 @@ pub enum ServingMode {
     #[agentspec(rename = "ON_DEMAND")]
     OnDemand,
 }
+/// One of the values `tcp`, `tcps`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum TlsOracleDatabaseConnectionConfigProtocol {
@@ -193,6 +199,7 @@ pub enum TlsOracleDatabaseConnectionConfigProtocol {
     #[agentspec(rename = "tcps")]
     Tcps,
 }
+/// One of the values `allow`, `disable`, `prefer`, `require`, `verify-ca`, `verify-full`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, AgentSpec)]
 #[non_exhaustive]
 pub enum TlsPostgresDatabaseConnectionConfigSslmode {
@@ -219,10 +226,19 @@ pub enum TlsPostgresDatabaseConnectionConfigSslmode {
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct A2ASessionParameters {
+    /// The `timeout` of the `A2ASessionParameters`.
+    ///
+    /// Default: `60.0`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = 60.0)]
     pub timeout: f64,
+    /// The `poll_interval` of the `A2ASessionParameters`.
+    ///
+    /// Default: `2.0`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = 2.0)]
     pub poll_interval: f64,
+    /// The `max_retries` of the `A2ASessionParameters`.
+    ///
+    /// Default: `5`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = 5)]
     pub max_retries: i64,
 }
@@ -232,10 +248,13 @@ pub struct A2ASessionParameters {
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct LlmGenerationConfig {
+    /// The `max_tokens` of the `LlmGenerationConfig`.
     #[agentspec(skip_null)]
     pub max_tokens: Option<i64>,
+    /// The `temperature` of the `LlmGenerationConfig`.
     #[agentspec(skip_null)]
     pub temperature: Option<f64>,
+    /// The `top_p` of the `LlmGenerationConfig`.
     #[agentspec(skip_null)]
     pub top_p: Option<f64>,
     /// Keys the schema does not name, kept in order and written back.
@@ -250,14 +269,29 @@ pub struct LlmGenerationConfig {
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct OAuthEndpoints {
+    /// The `authorization_endpoint` of the `OAuthEndpoints`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub authorization_endpoint: String,
+    /// The `token_endpoint` of the `OAuthEndpoints`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub token_endpoint: String,
+    /// The `refresh_endpoint` of the `OAuthEndpoints`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub refresh_endpoint: Option<String>,
+    /// The `revocation_endpoint` of the `OAuthEndpoints`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub revocation_endpoint: Option<String>,
+    /// The `userinfo_endpoint` of the `OAuthEndpoints`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub userinfo_endpoint: Option<String>,
 }
@@ -268,31 +302,62 @@ pub struct OAuthEndpoints {
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct PKCEPolicy {
+    /// The `required` of the `PKCEPolicy`.
+    ///
+    /// Default: `true`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = true)]
     pub required: bool,
+    /// The `method` of the `PKCEPolicy`.
+    ///
+    /// Default: `"S256"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = PKCEMethod::S256)]
     pub method: PKCEMethod,
 }
+/// The `RetryPolicy` object of Agent Spec.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct RetryPolicy {
+    /// The `max_attempts` of the `RetryPolicy`.
+    ///
+    /// Default: `2`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 2, minimum = 0.0)]
     pub max_attempts: i64,
+    /// The `request_timeout` of the `RetryPolicy`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", exclusive_minimum = 0.0)]
     pub request_timeout: Option<f64>,
+    /// The `initial_retry_delay` of the `RetryPolicy`.
+    ///
+    /// Default: `1.0`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 1.0, minimum = 0.0)]
     pub initial_retry_delay: f64,
+    /// The `max_retry_delay` of the `RetryPolicy`.
+    ///
+    /// Default: `8.0`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 8.0, minimum = 0.0)]
     pub max_retry_delay: f64,
+    /// The `backoff_factor` of the `RetryPolicy`.
+    ///
+    /// Default: `2.0`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 2.0, exclusive_minimum = 0.0)]
     pub backoff_factor: f64,
+    /// The `jitter` of the `RetryPolicy`.
+    ///
+    /// Default: `"full_and_equal_for_throttle"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = Some(RetryPolicyJitter::FullAndEqualForThrottle)
     )]
     pub jitter: Option<RetryPolicyJitter>,
+    /// The `service_error_retry_on_any_5xx` of the `RetryPolicy`.
+    ///
+    /// Default: `true`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = true)]
     pub service_error_retry_on_any_5xx: bool,
+    /// The `recoverable_statuses` of the `RetryPolicy`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default)]
     pub recoverable_statuses: IndexMap<String, Vec<String>>,
 }
@@ -300,6 +365,9 @@ pub struct RetryPolicy {
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 pub struct SessionParameters {
+    /// The `read_timeout_seconds` of the `SessionParameters`.
+    ///
+    /// Default: `60.0`.
     #[agentspec(default = 60.0)]
     pub read_timeout_seconds: f64,
 }
@@ -363,22 +431,49 @@ pub enum SwarmHandoff {
 #[non_exhaustive]
 #[agentspec(component = "A2AAgent", since = "25.4.2")]
 pub struct A2AAgent {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `agent_url` of the `A2AAgent`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub agent_url: String,
+    /// The `connection_config` of the `A2AAgent`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub connection_config: RefOr<A2AConnectionConfig>,
+    /// The `session_parameters` of the `A2AAgent`.
+    ///
+    /// Default: `{"timeout":60.0,"poll_interval":2.0,"max_retries":5}`. Since Agent Spec 25.4.2.
     #[agentspec(
         since = "25.4.2",
         default = A2ASessionParameters{timeout:60.0,
@@ -387,6 +482,9 @@ pub struct A2AAgent {
         }
     )]
     pub session_parameters: A2ASessionParameters,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -395,28 +493,64 @@ pub struct A2AAgent {
 #[non_exhaustive]
 #[agentspec(component = "A2AConnectionConfig", since = "25.4.2")]
 pub struct A2AConnectionConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `timeout` of the `A2AConnectionConfig`.
+    ///
+    /// Default: `600.0`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = 600.0)]
     pub timeout: f64,
+    /// The `headers` of the `A2AConnectionConfig`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub headers: Option<IndexMap<String, String>>,
+    /// The `verify` of the `A2AConnectionConfig`.
+    ///
+    /// Default: `true`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = true)]
     pub verify: bool,
+    /// The `key_file` of the `A2AConnectionConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub key_file: Option<Sensitive<String>>,
+    /// The `cert_file` of the `A2AConnectionConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub cert_file: Option<Sensitive<String>>,
+    /// The `ssl_ca_cert` of the `A2AConnectionConfig`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub ssl_ca_cert: Option<String>,
+    /// The `retry_policy` of the `A2AConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -446,24 +580,53 @@ pub struct A2AConnectionConfig {
 #[non_exhaustive]
 #[agentspec(component = "Agent")]
 pub struct Agent {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `llm_config` of the `Agent`.
+    ///
+    /// Required.
     pub llm_config: RefOr<AnyLlmConfig>,
+    /// The `system_prompt` of the `Agent`.
+    ///
+    /// Required.
     pub system_prompt: String,
+    /// The `tools` of the `Agent`.
     #[agentspec(default)]
     pub tools: Vec<RefOr<Tool>>,
+    /// The `toolboxes` of the `Agent`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default)]
     pub toolboxes: Vec<RefOr<ToolBox>>,
+    /// The `human_in_the_loop` of the `Agent`.
+    ///
+    /// Default: `true`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = true)]
     pub human_in_the_loop: bool,
+    /// The `transforms` of the `Agent`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default)]
     pub transforms: Vec<RefOr<MessageTransform>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -546,17 +709,34 @@ pub struct Agent {
 #[non_exhaustive]
 #[agentspec(component = "AgentNode")]
 pub struct AgentNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `AgentNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `agent` of the `AgentNode`.
+    ///
+    /// Required.
     pub agent: RefOr<AgenticComponent>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -565,24 +745,54 @@ pub struct AgentNode {
 #[non_exhaustive]
 #[agentspec(component = "AgentSpecializationParameters", since = "25.4.2")]
 pub struct AgentSpecializationParameters {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `additional_instructions` of the `AgentSpecializationParameters`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub additional_instructions: Option<String>,
+    /// The `additional_tools` of the `AgentSpecializationParameters`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub additional_tools: Option<Vec<RefOr<Tool>>>,
+    /// The `human_in_the_loop` of the `AgentSpecializationParameters`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub human_in_the_loop: Option<bool>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -670,19 +880,42 @@ pub struct AgentSpecializationParameters {
 #[non_exhaustive]
 #[agentspec(component = "ApiNode")]
 pub struct ApiNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `ApiNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `url` of the `ApiNode`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `http_method` of the `ApiNode`.
+    ///
+    /// Required.
     pub http_method: String,
+    /// The `api_spec_uri` of the `ApiNode`.
     pub api_spec_uri: Option<String>,
+    /// The `data` of the `ApiNode`.
+    ///
+    /// Default: `{}`.
     #[agentspec(
         default = serde_json::Value::Object(Default::default()),
         gate(
@@ -692,16 +925,28 @@ pub struct ApiNode {
         )
     )]
     pub data: serde_json::Value,
+    /// The `query_params` of the `ApiNode`.
     #[agentspec(default)]
     pub query_params: JsonObject,
+    /// The `headers` of the `ApiNode`.
     #[agentspec(default)]
     pub headers: JsonObject,
+    /// The `sensitive_headers` of the `ApiNode`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2", default)]
     pub sensitive_headers: Sensitive<JsonObject>,
+    /// The `url_allow_list` of the `ApiNode`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub url_allow_list: Option<Vec<String>>,
+    /// The `retry_policy` of the `ApiNode`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -808,17 +1053,34 @@ pub struct ApiNode {
 #[non_exhaustive]
 #[agentspec(component = "BranchingNode")]
 pub struct BranchingNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `BranchingNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `mapping` of the `BranchingNode`.
+    ///
+    /// Required.
     pub mapping: IndexMap<String, String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -827,28 +1089,64 @@ pub struct BranchingNode {
 #[non_exhaustive]
 #[agentspec(component = "BuiltinTool", since = "25.4.2")]
 pub struct BuiltinTool {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `BuiltinTool`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The `tool_type` of the `BuiltinTool`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub tool_type: String,
+    /// The `configuration` of the `BuiltinTool`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub configuration: Option<JsonObject>,
+    /// The `executor_name` of the `BuiltinTool`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub executor_name: Option<BuiltinToolExecutorName>,
+    /// The `tool_version` of the `BuiltinTool`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub tool_version: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -885,22 +1183,49 @@ pub struct BuiltinTool {
 #[non_exhaustive]
 #[agentspec(component = "CatchExceptionNode", since = "26.1.2")]
 pub struct CatchExceptionNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `CatchExceptionNode`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default)]
     pub branches: Vec<String>,
+    /// The `subflow` of the `CatchExceptionNode`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub subflow: RefOr<Flow>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -909,16 +1234,32 @@ pub struct CatchExceptionNode {
 #[non_exhaustive]
 #[agentspec(component = "ClientTool")]
 pub struct ClientTool {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `ClientTool`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -930,15 +1271,33 @@ pub struct ClientTool {
 #[non_exhaustive]
 #[agentspec(component = "ControlFlowEdge")]
 pub struct ControlFlowEdge {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `from_node` of the `ControlFlowEdge`.
+    ///
+    /// Required.
     pub from_node: RefOr<Node>,
+    /// The `from_branch` of the `ControlFlowEdge`.
     pub from_branch: Option<String>,
+    /// The `to_node` of the `ControlFlowEdge`.
+    ///
+    /// Required.
     pub to_node: RefOr<Node>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -962,22 +1321,49 @@ pub struct ControlFlowEdge {
 #[non_exhaustive]
 #[agentspec(component = "ConversationSummarizationTransform", since = "26.1.2")]
 pub struct ConversationSummarizationTransform {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `llm` of the `ConversationSummarizationTransform`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub llm: RefOr<AnyLlmConfig>,
+    /// The `max_num_messages` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `50`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(50), exclusive_minimum = 0.0)]
     pub max_num_messages: Option<i64>,
+    /// The `max_num_characters` of the `ConversationSummarizationTransform`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", exclusive_minimum = 0.0)]
     pub max_num_characters: Option<i64>,
+    /// The `min_num_messages` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `10`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 10, exclusive_minimum = 0.0)]
     pub min_num_messages: i64,
+    /// The `summarization_instructions` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `"Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed."`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from(
@@ -985,22 +1371,40 @@ pub struct ConversationSummarizationTransform {
         )
     )]
     pub summarization_instructions: String,
+    /// The `summarized_conversation_template` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `"Summarized conversation: {{summary}}"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from("Summarized conversation: {{summary}}")
     )]
     pub summarized_conversation_template: String,
+    /// The `max_cache_size` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `10000`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(10000), exclusive_minimum = 0.0)]
     pub max_cache_size: Option<i64>,
+    /// The `max_cache_lifetime` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `14400`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(14400), exclusive_minimum = 0.0)]
     pub max_cache_lifetime: Option<i64>,
+    /// The `cache_collection_name` of the `ConversationSummarizationTransform`.
+    ///
+    /// Default: `"summarized_conversations_cache"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from("summarized_conversations_cache")
     )]
     pub cache_collection_name: String,
+    /// The `datastore` of the `ConversationSummarizationTransform`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore: Option<RefOr<Datastore>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1011,16 +1415,39 @@ pub struct ConversationSummarizationTransform {
 #[non_exhaustive]
 #[agentspec(component = "DataFlowEdge")]
 pub struct DataFlowEdge {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `source_node` of the `DataFlowEdge`.
+    ///
+    /// Required.
     pub source_node: RefOr<Node>,
+    /// The `source_output` of the `DataFlowEdge`.
+    ///
+    /// Required.
     pub source_output: String,
+    /// The `destination_node` of the `DataFlowEdge`.
+    ///
+    /// Required.
     pub destination_node: RefOr<Node>,
+    /// The `destination_input` of the `DataFlowEdge`.
+    ///
+    /// Required.
     pub destination_input: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1146,18 +1573,35 @@ pub struct DataFlowEdge {
 #[non_exhaustive]
 #[agentspec(component = "EndNode")]
 pub struct EndNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `EndNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `branch_name` of the `EndNode`.
+    ///
+    /// Default: `"next"`.
     #[agentspec(default = String::from("next"))]
     pub branch_name: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1218,18 +1662,41 @@ pub struct EndNode {
 #[non_exhaustive]
 #[agentspec(component = "Flow")]
 pub struct Flow {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `start_node` of the `Flow`.
+    ///
+    /// Required.
     pub start_node: RefOr<Node>,
+    /// The `nodes` of the `Flow`.
+    ///
+    /// Required.
     pub nodes: Vec<RefOr<Node>>,
+    /// The `control_flow_connections` of the `Flow`.
+    ///
+    /// Required.
     pub control_flow_connections: Vec<RefOr<ControlFlowEdge>>,
+    /// The `data_flow_connections` of the `Flow`.
     pub data_flow_connections: Option<Vec<RefOr<DataFlowEdge>>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1479,17 +1946,34 @@ pub struct Flow {
 #[non_exhaustive]
 #[agentspec(component = "FlowNode")]
 pub struct FlowNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `FlowNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `subflow` of the `FlowNode`.
+    ///
+    /// Required.
     pub subflow: RefOr<Flow>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1498,16 +1982,34 @@ pub struct FlowNode {
 #[non_exhaustive]
 #[agentspec(component = "GeminiAIStudioAuthConfig", since = "26.1.2")]
 pub struct GeminiAIStudioAuthConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `api_key` of the `GeminiAIStudioAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1520,30 +2022,67 @@ pub struct GeminiAIStudioAuthConfig {
     constant(key = "provider", value = "google", after = "model_id", unwritten)
 )]
 pub struct GeminiConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `GeminiConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub model_id: String,
+    /// The `api_provider` of the `GeminiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub api_provider: Option<String>,
+    /// The `api_type` of the `GeminiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub api_type: Option<String>,
+    /// The `url` of the `GeminiConfig`.
     #[agentspec(unwritten)]
     pub url: Option<String>,
+    /// The `api_key` of the `GeminiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `GeminiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `GeminiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `auth` of the `GeminiConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: RefOr<GeminiAuthConfig>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1552,20 +2091,44 @@ pub struct GeminiConfig {
 #[non_exhaustive]
 #[agentspec(component = "GeminiVertexAIAuthConfig", since = "26.1.2")]
 pub struct GeminiVertexAIAuthConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `project_id` of the `GeminiVertexAIAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub project_id: Option<String>,
+    /// The `location` of the `GeminiVertexAIAuthConfig`.
+    ///
+    /// Default: `"global"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = String::from("global"))]
     pub location: String,
+    /// The `credentials` of the `GeminiVertexAIAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub credentials: Option<Sensitive<GeminiVertexAIAuthConfigCredentials>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1574,16 +2137,34 @@ pub struct GeminiVertexAIAuthConfig {
 #[non_exhaustive]
 #[agentspec(component = "InMemoryCollectionDatastore", since = "26.1.2")]
 pub struct InMemoryCollectionDatastore {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `datastore_schema` of the `InMemoryCollectionDatastore`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore_schema: IndexMap<String, JsonObject>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1651,17 +2232,32 @@ pub struct InMemoryCollectionDatastore {
 #[non_exhaustive]
 #[agentspec(component = "InputMessageNode")]
 pub struct InputMessageNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `InputMessageNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `message` of the `InputMessageNode`.
     pub message: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1674,30 +2270,69 @@ pub struct InputMessageNode {
 #[non_exhaustive]
 #[agentspec(component = "LlmConfig", since = "26.1.2")]
 pub struct LlmConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `LlmConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub model_id: String,
+    /// The `provider` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub provider: Option<String>,
+    /// The `api_provider` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub api_provider: Option<String>,
+    /// The `api_type` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub api_type: Option<String>,
+    /// The `url` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub url: Option<String>,
+    /// The `api_key` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `LlmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1766,13 +2401,25 @@ pub struct LlmConfig {
 #[non_exhaustive]
 #[agentspec(component = "LlmNode")]
 pub struct LlmNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     #[agentspec(
         gate(
             since = "25.4.2",
@@ -1781,10 +2428,18 @@ pub struct LlmNode {
         )
     )]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `LlmNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `llm_config` of the `LlmNode`.
+    ///
+    /// Required.
     pub llm_config: RefOr<AnyLlmConfig>,
+    /// The `prompt_template` of the `LlmNode`.
+    ///
+    /// Required.
     pub prompt_template: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1793,17 +2448,36 @@ pub struct LlmNode {
 #[non_exhaustive]
 #[agentspec(component = "MCPTool")]
 pub struct MCPTool {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `MCPTool`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The `client_transport` of the `MCPTool`.
+    ///
+    /// Required.
     pub client_transport: RefOr<ClientTransport>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1812,20 +2486,44 @@ pub struct MCPTool {
 #[non_exhaustive]
 #[agentspec(component = "MCPToolBox", since = "25.4.2")]
 pub struct MCPToolBox {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `requires_confirmation` of the `MCPToolBox`.
+    ///
+    /// Default: `false`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = false)]
     pub requires_confirmation: bool,
+    /// The `client_transport` of the `MCPToolBox`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub client_transport: RefOr<ClientTransport>,
+    /// The `tool_filter` of the `MCPToolBox`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub tool_filter: Option<Vec<MCPToolBoxToolFilter>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1834,20 +2532,44 @@ pub struct MCPToolBox {
 #[non_exhaustive]
 #[agentspec(component = "MCPToolSpec", since = "25.4.2")]
 pub struct MCPToolSpec {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `MCPToolSpec`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1856,31 +2578,67 @@ pub struct MCPToolSpec {
 #[non_exhaustive]
 #[agentspec(component = "MTlsOracleDatabaseConnectionConfig", since = "26.1.2")]
 pub struct MTlsOracleDatabaseConnectionConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `dsn` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub dsn: Sensitive<String>,
+    /// The `config_dir` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub config_dir: Option<String>,
+    /// The `protocol` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Default: `"tcps"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = MTlsOracleDatabaseConnectionConfigProtocol::Tcps
     )]
     pub protocol: MTlsOracleDatabaseConnectionConfigProtocol,
+    /// The `wallet_location` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub wallet_location: Sensitive<String>,
+    /// The `wallet_password` of the `MTlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub wallet_password: Sensitive<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -1923,22 +2681,49 @@ pub struct MTlsOracleDatabaseConnectionConfig {
 #[non_exhaustive]
 #[agentspec(component = "ManagerWorkers", since = "25.4.2")]
 pub struct ManagerWorkers {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `group_manager` of the `ManagerWorkers`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub group_manager: RefOr<AgenticComponent>,
+    /// The `workers` of the `ManagerWorkers`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub workers: Vec<RefOr<AgenticComponent>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2206,18 +2991,36 @@ pub struct ManagerWorkers {
 #[non_exhaustive]
 #[agentspec(component = "MapNode")]
 pub struct MapNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `MapNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `subflow` of the `MapNode`.
+    ///
+    /// Required.
     pub subflow: RefOr<Flow>,
+    /// The `reducers` of the `MapNode`.
     pub reducers: Option<IndexMap<String, ReductionMethod>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2239,18 +3042,39 @@ pub struct MapNode {
 #[non_exhaustive]
 #[agentspec(component = "MessageSummarizationTransform", since = "26.1.2")]
 pub struct MessageSummarizationTransform {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `llm` of the `MessageSummarizationTransform`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub llm: RefOr<AnyLlmConfig>,
+    /// The `max_message_size` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `20000`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = 20000)]
     pub max_message_size: i64,
+    /// The `summarization_instructions` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `"Please make a summary of this message. Include relevant information and keep it short. Your response will replace the message, so just output the summary directly, no introduction needed."`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from(
@@ -2258,19 +3082,37 @@ pub struct MessageSummarizationTransform {
         )
     )]
     pub summarization_instructions: String,
+    /// The `summarized_message_template` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `"Summarized message: {{summary}}"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from("Summarized message: {{summary}}")
     )]
     pub summarized_message_template: String,
+    /// The `max_cache_size` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `10000`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(10000))]
     pub max_cache_size: Option<i64>,
+    /// The `max_cache_lifetime` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `14400`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(14400))]
     pub max_cache_lifetime: Option<i64>,
+    /// The `cache_collection_name` of the `MessageSummarizationTransform`.
+    ///
+    /// Default: `"summarized_messages_cache"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = String::from("summarized_messages_cache"))]
     pub cache_collection_name: String,
+    /// The `datastore` of the `MessageSummarizationTransform`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore: Option<RefOr<Datastore>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2285,28 +3127,64 @@ pub struct MessageSummarizationTransform {
 #[non_exhaustive]
 #[agentspec(component = "OAuthClientConfig", since = "26.1.2")]
 pub struct OAuthClientConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `min_agentspec_version` of the `OAuthClientConfig`.
+    ///
+    /// Default: `"26.1.2"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = AgentSpecVersionEnum::V26_1_2)]
     pub min_agentspec_version: AgentSpecVersionEnum,
+    /// The `type` of the `OAuthClientConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub r#type: OAuthClientConfigType,
+    /// The `client_id` of the `OAuthClientConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub client_id: Option<Sensitive<String>>,
+    /// The `client_secret` of the `OAuthClientConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub client_secret: Option<Sensitive<String>>,
+    /// The `token_endpoint_auth_method` of the `OAuthClientConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub token_endpoint_auth_method: Option<String>,
+    /// The `client_id_metadata_url` of the `OAuthClientConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub client_id_metadata_url: Option<Sensitive<String>>,
+    /// The `registration_endpoint` of the `OAuthClientConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub registration_endpoint: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2319,32 +3197,74 @@ pub struct OAuthClientConfig {
 #[non_exhaustive]
 #[agentspec(component = "OAuthConfig", since = "26.1.2")]
 pub struct OAuthConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `min_agentspec_version` of the `OAuthConfig`.
+    ///
+    /// Default: `"26.1.2"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = AgentSpecVersionEnum::V26_1_2)]
     pub min_agentspec_version: AgentSpecVersionEnum,
+    /// The `issuer` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub issuer: Option<String>,
+    /// The `endpoints` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub endpoints: Option<OAuthEndpoints>,
+    /// The `client` of the `OAuthConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub client: RefOr<OAuthClientConfig>,
+    /// The `redirect_uri` of the `OAuthConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub redirect_uri: String,
+    /// The `scopes` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub scopes: Option<OAuthConfigScopes>,
+    /// The `scope_policy` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub scope_policy: Option<ScopePolicy>,
+    /// The `pkce` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub pkce: Option<PKCEPolicy>,
+    /// The `resource` of the `OAuthConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub resource: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2356,18 +3276,40 @@ pub struct OAuthConfig {
 #[non_exhaustive]
 #[agentspec(component = "OciAgent")]
 pub struct OciAgent {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `agent_endpoint_id` of the `OciAgent`.
+    ///
+    /// Required.
     pub agent_endpoint_id: String,
+    /// The `client_config` of the `OciAgent`.
+    ///
+    /// Required.
     pub client_config: RefOr<OciClientConfig>,
+    /// The `retry_policy` of the `OciAgent`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2379,15 +3321,35 @@ pub struct OciAgent {
     constant(key = "auth_type", value = "API_KEY", after = "service_endpoint")
 )]
 pub struct OciClientConfigWithApiKey {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `service_endpoint` of the `OciClientConfigWithApiKey`.
+    ///
+    /// Required.
     pub service_endpoint: String,
+    /// The `auth_profile` of the `OciClientConfigWithApiKey`.
+    ///
+    /// Required.
     pub auth_profile: String,
+    /// The `auth_file_location` of the `OciClientConfigWithApiKey`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub auth_file_location: Sensitive<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2399,13 +3361,27 @@ pub struct OciClientConfigWithApiKey {
     constant(key = "auth_type", value = "INSTANCE_PRINCIPAL", after = "service_endpoint")
 )]
 pub struct OciClientConfigWithInstancePrincipal {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `service_endpoint` of the `OciClientConfigWithInstancePrincipal`.
+    ///
+    /// Required.
     pub service_endpoint: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2417,13 +3393,27 @@ pub struct OciClientConfigWithInstancePrincipal {
     constant(key = "auth_type", value = "RESOURCE_PRINCIPAL", after = "service_endpoint")
 )]
 pub struct OciClientConfigWithResourcePrincipal {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `service_endpoint` of the `OciClientConfigWithResourcePrincipal`.
+    ///
+    /// Required.
     pub service_endpoint: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2435,15 +3425,35 @@ pub struct OciClientConfigWithResourcePrincipal {
     constant(key = "auth_type", value = "SECURITY_TOKEN", after = "service_endpoint")
 )]
 pub struct OciClientConfigWithSecurityToken {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `service_endpoint` of the `OciClientConfigWithSecurityToken`.
+    ///
+    /// Required.
     pub service_endpoint: String,
+    /// The `auth_profile` of the `OciClientConfigWithSecurityToken`.
+    ///
+    /// Required.
     pub auth_profile: String,
+    /// The `auth_file_location` of the `OciClientConfigWithSecurityToken`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub auth_file_location: Sensitive<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2457,30 +3467,68 @@ pub struct OciClientConfigWithSecurityToken {
     constant(key = "api_provider", value = "oci", after = "provider", unwritten)
 )]
 pub struct OciGenAiConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `OciGenAiConfig`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `provider` of the `OciGenAiConfig`.
     #[agentspec(gate(since = "26.1.2", equals = "XAI", what = "set to `XAI`"))]
     pub provider: Option<ModelProvider>,
+    /// The `api_type` of the `OciGenAiConfig`.
+    ///
+    /// Default: `"oci"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OciAPIType::Oci)]
     pub api_type: OciAPIType,
+    /// The `url` of the `OciGenAiConfig`.
     #[agentspec(unwritten)]
     pub url: Option<String>,
+    /// The `api_key` of the `OciGenAiConfig`.
+    ///
+    /// A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(unwritten)]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `OciGenAiConfig`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `OciGenAiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `compartment_id` of the `OciGenAiConfig`.
+    ///
+    /// Required.
     pub compartment_id: String,
+    /// The `serving_mode` of the `OciGenAiConfig`.
+    ///
+    /// Default: `"ON_DEMAND"`.
     #[agentspec(default = ServingMode::OnDemand)]
     pub serving_mode: ServingMode,
+    /// The `client_config` of the `OciGenAiConfig`.
+    ///
+    /// Required.
     pub client_config: RefOr<OciClientConfig>,
+    /// The `conversation_store_id` of the `OciGenAiConfig`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub conversation_store_id: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2494,29 +3542,68 @@ pub struct OciGenAiConfig {
     constant(key = "api_provider", value = "ollama", after = "provider", unwritten)
 )]
 pub struct OllamaConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `OllamaConfig`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `provider` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", informational)]
     pub provider: Option<String>,
+    /// The `api_type` of the `OllamaConfig`.
+    ///
+    /// Default: `"chat_completions"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OpenAIAPIType::ChatCompletions)]
     pub api_type: OpenAIAPIType,
+    /// The `url` of the `OllamaConfig`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `api_key` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `OllamaConfig`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub key_file: Option<Sensitive<String>>,
+    /// The `cert_file` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub cert_file: Option<Sensitive<String>>,
+    /// The `ca_file` of the `OllamaConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub ca_file: Option<Sensitive<String>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2527,31 +3614,75 @@ pub struct OllamaConfig {
 #[non_exhaustive]
 #[agentspec(component = "OpenAiCompatibleConfig")]
 pub struct OpenAiCompatibleConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `provider` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", informational)]
     pub provider: Option<String>,
+    /// The `api_provider` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub api_provider: Option<String>,
+    /// The `api_type` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Default: `"chat_completions"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OpenAIAPIType::ChatCompletions)]
     pub api_type: OpenAIAPIType,
+    /// The `url` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `api_key` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `OpenAiCompatibleConfig`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub key_file: Option<Sensitive<String>>,
+    /// The `cert_file` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub cert_file: Option<Sensitive<String>>,
+    /// The `ca_file` of the `OpenAiCompatibleConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub ca_file: Option<Sensitive<String>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2566,22 +3697,47 @@ pub struct OpenAiCompatibleConfig {
     constant(key = "api_provider", value = "openai", after = "model_id", unwritten)
 )]
 pub struct OpenAiConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `OpenAiConfig`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `api_type` of the `OpenAiConfig`.
+    ///
+    /// Default: `"chat_completions"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OpenAIAPIType::ChatCompletions)]
     pub api_type: OpenAIAPIType,
+    /// The `url` of the `OpenAiConfig`.
     #[agentspec(unwritten)]
     pub url: Option<String>,
+    /// The `api_key` of the `OpenAiConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `OpenAiConfig`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `OpenAiConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2590,18 +3746,39 @@ pub struct OpenAiConfig {
 #[non_exhaustive]
 #[agentspec(component = "OracleDatabaseDatastore", since = "26.1.2")]
 pub struct OracleDatabaseDatastore {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `datastore_schema` of the `OracleDatabaseDatastore`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore_schema: IndexMap<String, JsonObject>,
+    /// The `connection_config` of the `OracleDatabaseDatastore`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub connection_config: RefOr<OracleDatabaseConnectionConfig>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2665,17 +3842,34 @@ pub struct OracleDatabaseDatastore {
 #[non_exhaustive]
 #[agentspec(component = "OutputMessageNode")]
 pub struct OutputMessageNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `OutputMessageNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `message` of the `OutputMessageNode`.
+    ///
+    /// Required.
     pub message: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2698,22 +3892,49 @@ pub struct OutputMessageNode {
 #[non_exhaustive]
 #[agentspec(component = "ParallelFlowNode", since = "25.4.2")]
 pub struct ParallelFlowNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `ParallelFlowNode`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default)]
     pub branches: Vec<String>,
+    /// The `subflows` of the `ParallelFlowNode`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default)]
     pub subflows: Vec<RefOr<Flow>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2862,24 +4083,54 @@ pub struct ParallelFlowNode {
 #[non_exhaustive]
 #[agentspec(component = "ParallelMapNode", since = "25.4.2")]
 pub struct ParallelMapNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `ParallelMapNode`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default)]
     pub branches: Vec<String>,
+    /// The `subflow` of the `ParallelMapNode`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub subflow: RefOr<Flow>,
+    /// The `reducers` of the `ParallelMapNode`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub reducers: Option<IndexMap<String, ReductionMethod>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2888,18 +4139,39 @@ pub struct ParallelMapNode {
 #[non_exhaustive]
 #[agentspec(component = "PostgresDatabaseDatastore", since = "26.1.2")]
 pub struct PostgresDatabaseDatastore {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `datastore_schema` of the `PostgresDatabaseDatastore`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore_schema: IndexMap<String, JsonObject>,
+    /// The `connection_config` of the `PostgresDatabaseDatastore`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub connection_config: RefOr<PostgresDatabaseConnectionConfig>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2908,19 +4180,44 @@ pub struct PostgresDatabaseDatastore {
 #[non_exhaustive]
 #[agentspec(component = "RemoteTool")]
 pub struct RemoteTool {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `RemoteTool`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The `url` of the `RemoteTool`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `http_method` of the `RemoteTool`.
+    ///
+    /// Required.
     pub http_method: String,
+    /// The `api_spec_uri` of the `RemoteTool`.
     pub api_spec_uri: Option<String>,
+    /// The `data` of the `RemoteTool`.
+    ///
+    /// Default: `{}`.
     #[agentspec(
         default = serde_json::Value::Object(Default::default()),
         gate(
@@ -2930,16 +4227,28 @@ pub struct RemoteTool {
         )
     )]
     pub data: serde_json::Value,
+    /// The `query_params` of the `RemoteTool`.
     #[agentspec(default)]
     pub query_params: JsonObject,
+    /// The `headers` of the `RemoteTool`.
     #[agentspec(default)]
     pub headers: JsonObject,
+    /// The `sensitive_headers` of the `RemoteTool`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2", default)]
     pub sensitive_headers: Sensitive<JsonObject>,
+    /// The `url_allow_list` of the `RemoteTool`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub url_allow_list: Option<Vec<String>>,
+    /// The `retry_policy` of the `RemoteTool`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2948,22 +4257,49 @@ pub struct RemoteTool {
 #[non_exhaustive]
 #[agentspec(component = "SSETransport")]
 pub struct SSETransport {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `SSETransport`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `SSETransport`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `SSETransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `SSETransport`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `SSETransport`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `SSETransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -2984,25 +4320,59 @@ pub struct SSETransport {
 #[non_exhaustive]
 #[agentspec(component = "SSEmTLSTransport")]
 pub struct SSEmTLSTransport {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `SSEmTLSTransport`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `SSEmTLSTransport`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `SSEmTLSTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `SSEmTLSTransport`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `SSEmTLSTransport`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `SSEmTLSTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `SSEmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub key_file: Sensitive<String>,
+    /// The `cert_file` of the `SSEmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub cert_file: Sensitive<String>,
+    /// The `ca_file` of the `SSEmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub ca_file: Sensitive<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3011,16 +4381,32 @@ pub struct SSEmTLSTransport {
 #[non_exhaustive]
 #[agentspec(component = "ServerTool")]
 pub struct ServerTool {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `ServerTool`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3061,22 +4447,49 @@ pub struct ServerTool {
 #[non_exhaustive]
 #[agentspec(component = "SpecializedAgent", since = "25.4.2")]
 pub struct SpecializedAgent {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `agent` of the `SpecializedAgent`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub agent: RefOr<Agent>,
+    /// The `agent_specialization_parameters` of the `SpecializedAgent`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub agent_specialization_parameters: RefOr<AgentSpecializationParameters>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3147,16 +4560,30 @@ pub struct SpecializedAgent {
 #[non_exhaustive]
 #[agentspec(component = "StartNode")]
 pub struct StartNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `StartNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3171,19 +4598,37 @@ pub struct StartNode {
 #[non_exhaustive]
 #[agentspec(component = "StdioTransport")]
 pub struct StdioTransport {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `StdioTransport`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `command` of the `StdioTransport`.
+    ///
+    /// Required.
     pub command: String,
+    /// The `args` of the `StdioTransport`.
     #[agentspec(default)]
     pub args: Vec<String>,
+    /// The `env` of the `StdioTransport`.
     pub env: Option<IndexMap<String, String>>,
+    /// The `cwd` of the `StdioTransport`.
     pub cwd: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3192,22 +4637,49 @@ pub struct StdioTransport {
 #[non_exhaustive]
 #[agentspec(component = "StreamableHTTPTransport")]
 pub struct StreamableHTTPTransport {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `StreamableHTTPTransport`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `StreamableHTTPTransport`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `StreamableHTTPTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `StreamableHTTPTransport`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `StreamableHTTPTransport`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `StreamableHTTPTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3228,25 +4700,59 @@ pub struct StreamableHTTPTransport {
 #[non_exhaustive]
 #[agentspec(component = "StreamableHTTPmTLSTransport")]
 pub struct StreamableHTTPmTLSTransport {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `StreamableHTTPmTLSTransport`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `StreamableHTTPmTLSTransport`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub key_file: Sensitive<String>,
+    /// The `cert_file` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub cert_file: Sensitive<String>,
+    /// The `ca_file` of the `StreamableHTTPmTLSTransport`.
+    ///
+    /// Required. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     pub ca_file: Sensitive<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3279,22 +4785,49 @@ pub struct StreamableHTTPmTLSTransport {
 #[non_exhaustive]
 #[agentspec(component = "Swarm", since = "25.4.2")]
 pub struct Swarm {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `first_agent` of the `Swarm`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub first_agent: RefOr<AgenticComponent>,
+    /// The `relationships` of the `Swarm`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub relationships: Vec<(RefOr<AgenticComponent>, RefOr<AgenticComponent>)>,
+    /// The `handoff` of the `Swarm`.
+    ///
+    /// Default: `"optional"`. Since Agent Spec 25.4.2.
     #[agentspec(
         since = "25.4.2",
         default = SwarmHandoff::HandoffMode(HandoffMode::Optional),
@@ -3310,6 +4843,9 @@ pub struct Swarm {
         )
     )]
     pub handoff: SwarmHandoff,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3318,27 +4854,57 @@ pub struct Swarm {
 #[non_exhaustive]
 #[agentspec(component = "TlsOracleDatabaseConnectionConfig", since = "26.1.2")]
 pub struct TlsOracleDatabaseConnectionConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `TlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `TlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `dsn` of the `TlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub dsn: Sensitive<String>,
+    /// The `config_dir` of the `TlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub config_dir: Option<String>,
+    /// The `protocol` of the `TlsOracleDatabaseConnectionConfig`.
+    ///
+    /// Default: `"tcps"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = TlsOracleDatabaseConnectionConfigProtocol::Tcps
     )]
     pub protocol: TlsOracleDatabaseConnectionConfigProtocol,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3347,33 +4913,72 @@ pub struct TlsOracleDatabaseConnectionConfig {
 #[non_exhaustive]
 #[agentspec(component = "TlsPostgresDatabaseConnectionConfig", since = "26.1.2")]
 pub struct TlsPostgresDatabaseConnectionConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `url` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub url: String,
+    /// The `sslmode` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Default: `"require"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = TlsPostgresDatabaseConnectionConfigSslmode::Require
     )]
     pub sslmode: TlsPostgresDatabaseConnectionConfigSslmode,
+    /// The `sslcert` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslcert: Option<String>,
+    /// The `sslkey` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub sslkey: Option<Sensitive<String>>,
+    /// The `sslrootcert` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslrootcert: Option<String>,
+    /// The `sslcrl` of the `TlsPostgresDatabaseConnectionConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslcrl: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3438,17 +5043,34 @@ pub struct TlsPostgresDatabaseConnectionConfig {
 #[non_exhaustive]
 #[agentspec(component = "ToolNode")]
 pub struct ToolNode {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `ToolNode`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The `tool` of the `ToolNode`.
+    ///
+    /// Required.
     pub tool: RefOr<Tool>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -3462,32 +5084,72 @@ pub struct ToolNode {
     constant(key = "api_provider", value = "vllm", after = "provider", unwritten)
 )]
 pub struct VllmConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `VllmConfig`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `provider` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", informational)]
     pub provider: Option<String>,
+    /// The `api_type` of the `VllmConfig`.
+    ///
+    /// Default: `"chat_completions"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OpenAIAPIType::ChatCompletions)]
     pub api_type: OpenAIAPIType,
+    /// The `url` of the `VllmConfig`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `api_key` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `VllmConfig`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub key_file: Option<Sensitive<String>>,
+    /// The `cert_file` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub cert_file: Option<Sensitive<String>>,
+    /// The `ca_file` of the `VllmConfig`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub ca_file: Option<Sensitive<String>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `AgenticComponent` family: one of `A2AAgent`, `Agent`, `Flow`, `ManagerWorkers`, `OciAgent`, `SpecializedAgent`, `Swarm`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "AgenticComponent")]
@@ -3514,17 +5176,31 @@ pub enum AgenticComponent {
 #[non_exhaustive]
 #[agentspec(fields_of = AgenticComponent)]
 pub struct AgenticComponentFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `LlmConfig` family: one of `GeminiConfig`, `LlmConfig`, `OciGenAiConfig`, `OllamaConfig`, `OpenAiCompatibleConfig`, `OpenAiConfig`, `VllmConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "LlmConfig")]
@@ -3551,21 +5227,43 @@ pub enum AnyLlmConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = AnyLlmConfig, schema_name = "LlmConfig")]
 pub struct AnyLlmConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `AnyLlmConfigFields`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `api_key` of the `AnyLlmConfigFields`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `AnyLlmConfigFields`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `AnyLlmConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `OpenAiCompatibleConfig` family: one of `OllamaConfig`, `OpenAiCompatibleConfig`, `VllmConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "OpenAiCompatibleConfig")]
@@ -3587,32 +5285,72 @@ pub enum AnyOpenAiCompatibleConfig {
     schema_name = "OpenAiCompatibleConfig"
 )]
 pub struct AnyOpenAiCompatibleConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Required.
     pub model_id: String,
+    /// The `provider` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", informational)]
     pub provider: Option<String>,
+    /// The `api_type` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Default: `"chat_completions"`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = OpenAIAPIType::ChatCompletions)]
     pub api_type: OpenAIAPIType,
+    /// The `url` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `api_key` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub api_key: Option<Sensitive<String>>,
+    /// The `default_generation_parameters` of the `AnyOpenAiCompatibleConfigFields`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The `key_file` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub key_file: Option<Sensitive<String>>,
+    /// The `cert_file` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub cert_file: Option<Sensitive<String>>,
+    /// The `ca_file` of the `AnyOpenAiCompatibleConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub ca_file: Option<Sensitive<String>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `SSETransport` family: one of `SSETransport`, `SSEmTLSTransport`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "SSETransport")]
@@ -3629,25 +5367,51 @@ pub enum AnySSETransport {
 #[non_exhaustive]
 #[agentspec(fields_of = AnySSETransport, schema_name = "SSETransport")]
 pub struct AnySSETransportFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `AnySSETransportFields`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `AnySSETransportFields`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `AnySSETransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `AnySSETransportFields`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `AnySSETransportFields`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `AnySSETransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `StreamableHTTPTransport` family: one of `StreamableHTTPTransport`, `StreamableHTTPmTLSTransport`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "StreamableHTTPTransport")]
@@ -3667,25 +5431,51 @@ pub enum AnyStreamableHTTPTransport {
     schema_name = "StreamableHTTPTransport"
 )]
 pub struct AnyStreamableHTTPTransportFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `AnyStreamableHTTPTransportFields`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `AnyStreamableHTTPTransportFields`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `AnyStreamableHTTPTransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `AnyStreamableHTTPTransportFields`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `AnyStreamableHTTPTransportFields`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `AnyStreamableHTTPTransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `TlsOracleDatabaseConnectionConfig` family: one of `MTlsOracleDatabaseConnectionConfig`, `TlsOracleDatabaseConnectionConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "TlsOracleDatabaseConnectionConfig")]
@@ -3705,25 +5495,53 @@ pub enum AnyTlsOracleDatabaseConnectionConfig {
     schema_name = "TlsOracleDatabaseConnectionConfig"
 )]
 pub struct AnyTlsOracleDatabaseConnectionConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `AnyTlsOracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `AnyTlsOracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `dsn` of the `AnyTlsOracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub dsn: Sensitive<String>,
+    /// The `config_dir` of the `AnyTlsOracleDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub config_dir: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `AuthConfig` family: one of `OAuthConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "AuthConfig")]
@@ -3738,35 +5556,78 @@ pub enum AuthConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = AuthConfig)]
 pub struct AuthConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `min_agentspec_version` of the `AuthConfigFields`.
+    ///
+    /// Default: `"26.1.2"`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = AgentSpecVersionEnum::V26_1_2)]
     pub min_agentspec_version: AgentSpecVersionEnum,
+    /// The `issuer` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub issuer: Option<String>,
+    /// The `endpoints` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub endpoints: Option<OAuthEndpoints>,
+    /// The `client` of the `AuthConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub client: RefOr<OAuthClientConfig>,
+    /// The `redirect_uri` of the `AuthConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub redirect_uri: String,
+    /// The `scopes` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub scopes: Option<OAuthConfigScopes>,
+    /// The `scope_policy` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub scope_policy: Option<ScopePolicy>,
+    /// The `pkce` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub pkce: Option<PKCEPolicy>,
+    /// The `resource` of the `AuthConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub resource: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `ClientTransport` family: one of `SSETransport`, `SSEmTLSTransport`, `StdioTransport`, `StreamableHTTPTransport`, `StreamableHTTPmTLSTransport`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "ClientTransport")]
@@ -3789,17 +5650,30 @@ pub enum ClientTransport {
 #[non_exhaustive]
 #[agentspec(fields_of = ClientTransport)]
 pub struct ClientTransportFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `ClientTransportFields`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `ComponentWithIO` family: one of `A2AAgent`, `Agent`, `AgentNode`, `AgentSpecializationParameters`, `ApiNode`, `BranchingNode`, `BuiltinTool`, `CatchExceptionNode`, `ClientTool`, `EndNode`, `Flow`, `FlowNode`, `InputMessageNode`, `LlmNode`, `MCPTool`, `MCPToolSpec`, `ManagerWorkers`, `MapNode`, `OciAgent`, `OutputMessageNode`, `ParallelFlowNode`, `ParallelMapNode`, `RemoteTool`, `ServerTool`, `SpecializedAgent`, `StartNode`, `Swarm`, `ToolNode`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "ComponentWithIO")]
@@ -3868,17 +5742,31 @@ pub enum ComponentWithIO {
 #[non_exhaustive]
 #[agentspec(fields_of = ComponentWithIO)]
 pub struct ComponentWithIOFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `Datastore` family: one of `InMemoryCollectionDatastore`, `OracleDatabaseDatastore`, `PostgresDatabaseDatastore`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "Datastore")]
@@ -3897,19 +5785,38 @@ pub enum Datastore {
 #[non_exhaustive]
 #[agentspec(fields_of = Datastore)]
 pub struct DatastoreFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `datastore_schema` of the `DatastoreFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore_schema: IndexMap<String, JsonObject>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `GeminiAuthConfig` family: one of `GeminiAIStudioAuthConfig`, `GeminiVertexAIAuthConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "GeminiAuthConfig")]
@@ -3926,17 +5833,33 @@ pub enum GeminiAuthConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = GeminiAuthConfig)]
 pub struct GeminiAuthConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `MessageTransform` family: one of `ConversationSummarizationTransform`, `MessageSummarizationTransform`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "MessageTransform")]
@@ -3953,16 +5876,34 @@ pub enum MessageTransform {
 #[non_exhaustive]
 #[agentspec(fields_of = MessageTransform)]
 pub struct MessageTransformFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `llm` of the `MessageTransformFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub llm: RefOr<AnyLlmConfig>,
+    /// The `summarization_instructions` of the `MessageTransformFields`.
+    ///
+    /// Default: `"Please make a summary of this conversation. Include relevant information and keep it short. Your response will replace the messages, so just output the summary directly, no introduction needed."`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from(
@@ -3970,20 +5911,36 @@ pub struct MessageTransformFields {
         )
     )]
     pub summarization_instructions: String,
+    /// The `max_cache_size` of the `MessageTransformFields`.
+    ///
+    /// Default: `10000`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(10000), exclusive_minimum = 0.0)]
     pub max_cache_size: Option<i64>,
+    /// The `max_cache_lifetime` of the `MessageTransformFields`.
+    ///
+    /// Default: `14400`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(14400), exclusive_minimum = 0.0)]
     pub max_cache_lifetime: Option<i64>,
+    /// The `cache_collection_name` of the `MessageTransformFields`.
+    ///
+    /// Default: `"summarized_conversations_cache"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = String::from("summarized_conversations_cache")
     )]
     pub cache_collection_name: String,
+    /// The `datastore` of the `MessageTransformFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub datastore: Option<RefOr<Datastore>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `Node` family: one of `AgentNode`, `ApiNode`, `BranchingNode`, `CatchExceptionNode`, `EndNode`, `FlowNode`, `InputMessageNode`, `LlmNode`, `MapNode`, `OutputMessageNode`, `ParallelFlowNode`, `ParallelMapNode`, `StartNode`, `ToolNode`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "Node")]
@@ -4024,19 +5981,34 @@ pub enum Node {
 #[non_exhaustive]
 #[agentspec(fields_of = Node)]
 pub struct NodeFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `branches` of the `NodeFields`.
     #[agentspec(default)]
     pub branches: Vec<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `OciClientConfig` family: one of `OciClientConfigWithApiKey`, `OciClientConfigWithInstancePrincipal`, `OciClientConfigWithResourcePrincipal`, `OciClientConfigWithSecurityToken`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "OciClientConfig")]
@@ -4057,16 +6029,31 @@ pub enum OciClientConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = OciClientConfig)]
 pub struct OciClientConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `service_endpoint` of the `OciClientConfigFields`.
+    ///
+    /// Required.
     pub service_endpoint: String,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `OracleDatabaseConnectionConfig` family: one of `MTlsOracleDatabaseConnectionConfig`, `TlsOracleDatabaseConnectionConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "OracleDatabaseConnectionConfig")]
@@ -4083,25 +6070,53 @@ pub enum OracleDatabaseConnectionConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = OracleDatabaseConnectionConfig)]
 pub struct OracleDatabaseConnectionConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `OracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `OracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `dsn` of the `OracleDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub dsn: Sensitive<String>,
+    /// The `config_dir` of the `OracleDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub config_dir: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `PostgresDatabaseConnectionConfig` family: one of `TlsPostgresDatabaseConnectionConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "PostgresDatabaseConnectionConfig")]
@@ -4116,36 +6131,76 @@ pub enum PostgresDatabaseConnectionConfig {
 #[non_exhaustive]
 #[agentspec(fields_of = PostgresDatabaseConnectionConfig)]
 pub struct PostgresDatabaseConnectionConfigFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.1.2.
     #[agentspec(id, since = "26.1.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `user` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub user: Sensitive<String>,
+    /// The `password` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub password: Sensitive<String>,
+    /// The `url` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Required. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub url: String,
+    /// The `sslmode` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Default: `"require"`. Since Agent Spec 26.1.2.
     #[agentspec(
         since = "26.1.2",
         default = TlsPostgresDatabaseConnectionConfigSslmode::Require
     )]
     pub sslmode: TlsPostgresDatabaseConnectionConfigSslmode,
+    /// The `sslcert` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslcert: Option<String>,
+    /// The `sslkey` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "26.1.2")]
     pub sslkey: Option<Sensitive<String>>,
+    /// The `sslrootcert` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslrootcert: Option<String>,
+    /// The `sslcrl` of the `PostgresDatabaseConnectionConfigFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub sslcrl: Option<String>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `RemoteAgent` family: one of `A2AAgent`, `OciAgent`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "RemoteAgent")]
@@ -4162,17 +6217,31 @@ pub enum RemoteAgent {
 #[non_exhaustive]
 #[agentspec(fields_of = RemoteAgent)]
 pub struct RemoteAgentFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `RemoteTransport` family: one of `SSETransport`, `SSEmTLSTransport`, `StreamableHTTPTransport`, `StreamableHTTPmTLSTransport`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "RemoteTransport")]
@@ -4193,25 +6262,51 @@ pub enum RemoteTransport {
 #[non_exhaustive]
 #[agentspec(fields_of = RemoteTransport)]
 pub struct RemoteTransportFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `session_parameters` of the `RemoteTransportFields`.
     #[agentspec(default)]
     pub session_parameters: SessionParameters,
+    /// The `url` of the `RemoteTransportFields`.
+    ///
+    /// Required.
     pub url: String,
+    /// The `auth` of the `RemoteTransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub auth: Option<RefOr<AuthConfig>>,
+    /// The `headers` of the `RemoteTransportFields`.
     pub headers: Option<IndexMap<String, String>>,
+    /// The `sensitive_headers` of the `RemoteTransportFields`.
+    ///
+    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
     #[agentspec(since = "25.4.2")]
     pub sensitive_headers: Option<Sensitive<IndexMap<String, String>>>,
+    /// The `retry_policy` of the `RemoteTransportFields`.
+    ///
+    /// Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2")]
     pub retry_policy: Option<RetryPolicy>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `Tool` family: one of `BuiltinTool`, `ClientTool`, `MCPTool`, `RemoteTool`, `ServerTool`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "Tool")]
@@ -4234,19 +6329,36 @@ pub enum Tool {
 #[non_exhaustive]
 #[agentspec(fields_of = Tool)]
 pub struct ToolFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The inputs, as JSON Schema properties (each with its `title`).
     pub inputs: Option<Vec<JsonObject>>,
+    /// The outputs, as JSON Schema properties (each with its `title`).
     pub outputs: Option<Vec<JsonObject>>,
+    /// The `requires_confirmation` of the `ToolFields`.
+    ///
+    /// Default: `false`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = false)]
     pub requires_confirmation: bool,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// A component of the `ToolBox` family: one of `MCPToolBox`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "ToolBox")]
@@ -4261,20 +6373,44 @@ pub enum ToolBox {
 #[non_exhaustive]
 #[agentspec(fields_of = ToolBox)]
 pub struct ToolBoxFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 25.4.2.
     #[agentspec(id, since = "25.4.2")]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2", default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The `requires_confirmation` of the `ToolBoxFields`.
+    ///
+    /// Default: `false`. Since Agent Spec 26.1.2.
     #[agentspec(since = "26.1.2", default = false)]
     pub requires_confirmation: bool,
+    /// The `client_transport` of the `ToolBoxFields`.
+    ///
+    /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub client_transport: RefOr<ClientTransport>,
+    /// The `tool_filter` of the `ToolBoxFields`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub tool_filter: Option<Vec<MCPToolBoxToolFilter>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
 }
@@ -4414,12 +6550,23 @@ pub enum Component {
 #[non_exhaustive]
 #[agentspec(fields_of = Component)]
 pub struct ComponentFields {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given.
     #[agentspec(id)]
     pub id: String,
+    /// The name of the component.
+    ///
+    /// Required.
     pub name: String,
+    /// A description of the component.
     pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`.
     #[agentspec(default = Some(Default::default()))]
     pub metadata: Option<JsonObject>,
+    /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }

@@ -2,8 +2,8 @@
 //! `with_` methods set the rest, and the result is the document loaded from the same JSON.
 
 use agentspec_types::{
-    Agent, Component, ComponentInfo, ComponentRef, Document, LlmGenerationConfig, OpenAiCompatibleConfig, RefOr,
-    Sensitive, Tool, Version, VllmConfig,
+    Agent, Component, ComponentInfo, ComponentRef, Document, LlmGenerationConfig,
+    OpenAiCompatibleConfig, RefOr, Sensitive, Tool, Version, VllmConfig,
 };
 use serde_json::json;
 
@@ -31,7 +31,10 @@ fn setters_convert_what_they_are_given() {
     assert_eq!(llm.description.as_deref(), Some("the model"));
     assert_eq!(llm.api_key, Some(Sensitive::Value("sk-secret".to_owned())));
     assert_eq!(
-        llm.default_generation_parameters.as_ref().unwrap().temperature,
+        llm.default_generation_parameters
+            .as_ref()
+            .unwrap()
+            .temperature,
         Some(0.2)
     );
     // a family member goes where the family is expected, inline or as a reference

@@ -29,7 +29,9 @@ fn config() -> AppConfig {
     let shared = VllmConfig::new("shared", "llama", "http://vllm").with_id("shared");
     let agent = Agent::new("helper", shared.clone(), "You help.")
         .with_id("helper")
-        .with_tools([Tool::from(agentspec_types::ServerTool::new("lookup").with_id("lookup"))]);
+        .with_tools([Tool::from(
+            agentspec_types::ServerTool::new("lookup").with_id("lookup"),
+        )]);
     AppConfig {
         port: 8080,
         llm: llm.into(),
@@ -60,7 +62,10 @@ fn a_users_struct_round_trips_through_serde_json() {
 fn a_users_struct_round_trips_through_yaml() {
     let config = config();
     let text = serde_saphyr::to_string(&config).unwrap();
-    assert!(text.contains("component_type: OpenAiCompatibleConfig"), "{text}");
+    assert!(
+        text.contains("component_type: OpenAiCompatibleConfig"),
+        "{text}"
+    );
     let back: AppConfig = serde_saphyr::from_str(&text).unwrap();
     assert_eq!(back, redacted(config));
 }
@@ -72,7 +77,12 @@ fn a_component_is_written_as_pyagentspec_writes_it_alone() {
     let document = Document::at_min_version(config.agent.clone()).to_value();
     assert_eq!(value, document);
     assert_eq!(
-        value.as_object().unwrap().keys().next_back().map(String::as_str),
+        value
+            .as_object()
+            .unwrap()
+            .keys()
+            .next_back()
+            .map(String::as_str),
         Some("agentspec_version")
     );
     // a value is written as inside a component; a reference as pyagentspec writes one
@@ -102,8 +112,9 @@ fn every_corpus_document_round_trips_as_a_component_and_as_a_document() {
         let Ok(doc) = Document::from_json_str(&text) else {
             continue; // secrets held as placeholders need their values
         };
-        let through: Document = serde_json::from_str(&serde_json::to_string(&WithSecrets(&doc)).unwrap())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let through: Document =
+            serde_json::from_str(&serde_json::to_string(&WithSecrets(&doc)).unwrap())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(through, doc, "{name}");
         let component: Component = serde_json::from_str(&text).unwrap();
         assert_eq!(&component, doc.root(), "{name}");

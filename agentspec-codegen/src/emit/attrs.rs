@@ -88,10 +88,64 @@ impl Emitter<'_> {
                 settings.push(quote!(upgrade(from = #from, to = #to, message = #message)));
             }
             let attr = (!settings.is_empty()).then(|| quote!(#[agentspec(#( #settings ),*)]));
-            let (docs, name, ty) = (doc(f.doc.as_deref()), ident(&f.rust_name), self.ty(&f.ty));
+            let text = self.field_doc(owner, f);
+            let (docs, name, ty) = (doc(Some(&text)), ident(&f.rust_name), self.ty(&f.ty));
             out.push(quote! { #docs #attr pub #name: #ty, });
         }
         Ok(out)
+    }
+
+    /// A field's documentation: the schema's description (or, for the fields every component
+    /// has, what they are), then what the schema files say of it: since which version it
+    /// exists, its default, whether it is required or a secret.
+    fn field_doc(&self, owner: &str, f: &Field) -> String {
+        let key = f.json_name.as_str();
+        let mut text = match (&f.doc, key) {
+            (Some(d), _) => d.trim().to_owned(),
+            (None, _) if f.ty == Ty::ReferencedComponents => {
+                "The components shared inside this one, written under `$referenced_components`."
+                    .to_owned()
+            }
+            (None, "id") => "A unique identifier of the component.".to_owned(),
+            (None, "name") => "The name of the component.".to_owned(),
+            (None, "description") => "A description of the component.".to_owned(),
+            (None, "metadata") => "Free-form metadata, kept and written as given.".to_owned(),
+            (None, "inputs") => {
+                "The inputs, as JSON Schema properties (each with its `title`).".to_owned()
+            }
+            (None, "outputs") => {
+                "The outputs, as JSON Schema properties (each with its `title`).".to_owned()
+            }
+            (None, _) => format!("The `{key}` of the `{owner}`."),
+        };
+        let mut facts = Vec::new();
+        if f.missing == Missing::Required {
+            facts.push("Required.".to_owned());
+        }
+        if let Missing::Default(v) = &f.missing
+            && !v.is_null()
+        {
+            facts.push(format!("Default: `{v}`."));
+        }
+        if f.missing == Missing::FreshId {
+            facts.push("A fresh UUID when not given.".to_owned());
+        }
+        if let Some(since) = f.written_since()
+            && since > self.model.versions[0]
+        {
+            facts.push(format!("Since Agent Spec {since}."));
+        }
+        if f.is_sensitive() {
+            facts.push(
+                "A secret: written as a `<id>.<field>` placeholder unless secrets are included."
+                    .to_owned(),
+            );
+        }
+        if !facts.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(&facts.join(" "));
+        }
+        text
     }
 
     /// `constant(key = "...", value = "...", after = "...")` for each fixed key of a
