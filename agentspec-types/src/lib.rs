@@ -4,7 +4,7 @@
 //! The types are generated at build time from the published JSON Schemas (bundled in
 //! `agentspec-codegen`): one struct per component type ([`Agent`], [`Flow`], [`VllmConfig`],
 //! …), one enum per family of components ([`AnyLlmConfig`], [`Node`], [`Tool`], and
-//! [`Component`] for any of them), [`RefOr`] wherever a component may be a
+//! [`Component`](enum@Component) for any of them), [`RefOr`] wherever a component may be a
 //! `{"$component_ref": id}` reference, [`Sensitive`] for secrets.
 //!
 //! ```toml
