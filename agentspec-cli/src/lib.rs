@@ -574,31 +574,20 @@ fn check(
 
 /// The source line of a diagnostic with a marker under its column, as rustc shows it.
 fn excerpt(index: &LineIndex<'_>, d: &Diagnostic) -> String {
-    if d.line == 0 {
+    let (Some(line), Some(column)) = (d.line, d.column) else {
         return String::new();
-    }
-    let text = index.line_text(d.line).replace('\t', " ");
-    let number = d.line.to_string();
+    };
+    let text = index.line_text(line).replace('\t', " ");
+    let number = line.to_string();
     let pad = " ".repeat(number.len());
-    let marker = format!("{}^", " ".repeat(d.column.saturating_sub(1) as usize));
+    let marker = format!("{}^", " ".repeat(column.saturating_sub(1) as usize));
     format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
 }
 
-/// `FILE:LINE:COL: error[CODE]: message (at /pointer)`.
+/// `FILE:LINE:COL: error[CODE]: message (at /pointer)`; `FILE: error[CODE]: …` when the
+/// diagnostic has no position (an unreadable file).
 fn human(file: &str, d: &Diagnostic) -> String {
-    let pointer = if d.pointer.is_empty() {
-        "/"
-    } else {
-        &d.pointer
-    };
-    format!(
-        "{file}:{}:{}: {}[{}]: {} (at {pointer})",
-        d.line,
-        d.column,
-        d.severity.as_str(),
-        d.code,
-        d.message
-    )
+    format!("{file}:{}{d}", if d.line.is_some() { "" } else { " " })
 }
 
 fn json(file: &str, d: &Diagnostic) -> serde_json::Value {

@@ -102,6 +102,26 @@ fn check_exits_2_for_a_missing_file_and_for_bad_usage() {
 }
 
 #[test]
+fn an_unreadable_components_file_is_reported_without_a_position() {
+    let doc = fixture("generated/flow_branching.json");
+    let out = agentspec(&[
+        "check",
+        doc.to_str().unwrap(),
+        "--components",
+        "/no/such/components.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "/no/such/components.json: error[io-error]: cannot read /no/such/components.json: "
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.trim_end().ends_with("(at /)"), "{stderr}");
+}
+
+#[test]
 fn check_accepts_warnings() {
     let path = fixture("edge-cases/missing_agentspec_version.json");
     let out = agentspec(&["check", path.to_str().unwrap()]);
