@@ -358,10 +358,7 @@ fn load(
     supplied: &Supplied,
     err: &mut dyn Write,
 ) -> Result<(Document, Format), u8> {
-    let loaded = read(path).map_err(|message| {
-        let _ = writeln!(err, "error: {message}");
-        2
-    })?;
+    let loaded = read(path).map_err(|e| unreadable(path, &e, err))?;
     let doc = Document::from_str_with(&loaded.text, loaded.format, &supplied.options())
         .map_err(|e| report(path, &e, err))?;
     for d in doc.warnings() {
@@ -455,11 +452,17 @@ struct Loaded {
     format: Format,
 }
 
-fn read(path: &PathBuf) -> Result<Loaded, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+/// Reads a document's text; its format from the extension, else from its first character.
+fn read(path: &PathBuf) -> std::io::Result<Loaded> {
+    let text = std::fs::read_to_string(path)?;
     let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
     Ok(Loaded { text, format })
+}
+
+/// Reports a file that cannot be read; the exit code for it.
+fn unreadable(path: &std::path::Path, e: &std::io::Error, err: &mut dyn Write) -> u8 {
+    let _ = writeln!(err, "error: {}: cannot read: {e}", path.display());
+    2
 }
 
 /// What `--components` and `--values` supply.
@@ -528,9 +531,8 @@ fn check(
     for path in files {
         let loaded = match read(path) {
             Ok(l) => l,
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                code = 2;
+            Err(e) => {
+                code = unreadable(path, &e, err);
                 continue;
             }
         };
@@ -612,10 +614,7 @@ fn fmt(
 ) -> u8 {
     let loaded = match read(path) {
         Ok(l) => l,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return 2;
-        }
+        Err(e) => return unreadable(path, &e, err),
     };
     let mut doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
         Ok(doc) => doc,

@@ -93,9 +93,12 @@ fn check_json_output_lists_every_field() {
 
 #[test]
 fn check_exits_2_for_a_missing_file_and_for_bad_usage() {
-    assert_eq!(
-        agentspec(&["check", "/no/such/file.json"]).status.code(),
-        Some(2)
+    let missing = agentspec(&["check", "/no/such/file.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.starts_with("error: /no/such/file.json: cannot read: "),
+        "{stderr}"
     );
     assert_eq!(agentspec(&["check"]).status.code(), Some(2));
     assert_eq!(agentspec(&["frobnicate"]).status.code(), Some(2));

@@ -178,6 +178,71 @@ fn syntax_errors_are_located() {
     );
 }
 
+/// The I/O error a load error keeps as its `source()`.
+fn io_source(err: &agentspec_types::LoadError) -> &std::io::Error {
+    std::error::Error::source(err)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .unwrap_or_else(|| panic!("no I/O source: {err:?}"))
+}
+
+#[test]
+fn an_unreadable_file_keeps_the_io_error_as_source() {
+    let missing = "/no/such/dir/agent.json";
+    let err = Document::from_path(missing).unwrap_err();
+    assert_eq!(io_source(&err).kind(), std::io::ErrorKind::NotFound);
+    let d = &err.diagnostics[0];
+    assert_eq!((d.code, d.line, d.column), ("io-error", None, None));
+    assert_eq!(
+        d.message,
+        format!("cannot read {missing}: {}", io_source(&err))
+    );
+    let cloned = err.clone();
+    assert_eq!(io_source(&cloned).kind(), std::io::ErrorKind::NotFound);
+    let components = agentspec_types::Components::from_path(missing);
+    assert_eq!(
+        io_source(&components.unwrap_err()).kind(),
+        std::io::ErrorKind::NotFound
+    );
+    let values = agentspec_types::Values::from_path(missing).unwrap_err();
+    assert_eq!(io_source(&values).kind(), std::io::ErrorKind::NotFound);
+}
+
+#[test]
+fn a_failing_reader_keeps_its_error_as_source() {
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the disk is gone"))
+        }
+    }
+    let err = Document::from_reader(Broken, agentspec_types::Format::Json).unwrap_err();
+    assert_eq!(io_source(&err).to_string(), "the disk is gone");
+    assert_eq!(
+        err.diagnostics[0].message,
+        "cannot read the document: the disk is gone"
+    );
+    let invalid_utf8 =
+        Document::from_reader(&b"{\"a\": \"\xff\"}"[..], agentspec_types::Format::Json)
+            .unwrap_err();
+    assert_eq!(
+        io_source(&invalid_utf8).kind(),
+        std::io::ErrorKind::InvalidData
+    );
+}
+
+#[test]
+fn a_syntax_error_is_a_located_diagnostic_without_a_source() {
+    let err = Document::from_json_str("{\"component_type\": }").unwrap_err();
+    assert_eq!(
+        at(&err.diagnostics[0]),
+        ("syntax-error", "/component_type", Some(1), Some(20))
+    );
+    assert!(
+        std::error::Error::source(&err).is_none(),
+        "the text is read by this crate's own parser: its diagnostic is the whole story"
+    );
+}
+
 #[test]
 fn versions_unknown_legacy_and_missing() {
     let text = source();

@@ -33,9 +33,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
             base.pointer(),
             Some(offset as usize),
         );
-        return Err(LoadError {
-            diagnostics: vec![d],
-        });
+        return Err(LoadError::new(vec![d]));
     };
     let version = root_version::<C>(&mut entries, offset, &mut cx, base);
     cx.version = version;
@@ -75,7 +73,7 @@ pub(crate) fn decode_document<C: ComponentSet>(
                 },
             })
         }
-        _ => Err(LoadError { diagnostics }),
+        _ => Err(LoadError::new(diagnostics)),
     }
 }
 

@@ -363,9 +363,9 @@ pub mod __private {
 
     /// Converts a function's return value into a call result.
     pub fn output<T: serde::Serialize>(tool: &str, value: &T) -> super::ToolResult {
-        serde_json::to_value(value).map_err(|e| super::ToolError::Output {
+        serde_json::to_value(value).map_err(|source| super::ToolError::Output {
             tool: tool.to_owned(),
-            reason: e.to_string(),
+            source,
         })
     }
 
