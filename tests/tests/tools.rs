@@ -8,6 +8,9 @@ use agentspec_types::{Document, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+#[path = "tools/panics.rs"]
+mod panics;
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(crate = "agentspec_types::schemars")]
 #[serde(rename_all = "lowercase")]

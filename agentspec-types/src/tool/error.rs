@@ -49,6 +49,15 @@ pub enum ToolError {
         #[source]
         source: serde_json::Error,
     },
+    /// The function panicked; the panic was caught and the call ends with this error.
+    #[error("tool `{tool}` panicked: {message}")]
+    Panicked {
+        /// The tool's name.
+        tool: String,
+        /// The panic's message (`"a panic without a message"` when its payload is not a
+        /// string).
+        message: String,
+    },
     /// The tool cannot be described.
     #[error(transparent)]
     Spec(#[from] SpecError),
@@ -63,6 +72,7 @@ impl ToolError {
             ToolError::Arguments { .. } => "invalid-arguments",
             ToolError::Execution { .. } => "tool-failed",
             ToolError::Output { .. } => "invalid-output",
+            ToolError::Panicked { .. } => "tool-panicked",
             ToolError::Spec(e) => e.code,
         }
     }
