@@ -364,16 +364,27 @@ fn a_tool_without_arguments_or_result() {
 fn rejects_a_recursive_argument_type_when_registered() {
     let err = Toolbox::new().with(CountNodesTool).unwrap_err();
     assert_eq!(err.code(), "recursive-type");
+    assert_eq!(
+        err.to_string(),
+        "cannot describe tool `count_nodes`: `agentspec_tests::tools::Tree`, the type of `tree`, \
+         is recursive, so its schema needs `$ref`, which Agent Spec properties cannot hold; use a \
+         non-recursive type (for example `serde_json::Value` for the recursive part) \
+         (at /inputs/0/properties/children/items; recursive-type)"
+    );
     let agentspec_types::tool::ToolError::Spec(spec) = &err else {
         panic!("{err}")
     };
-    assert_eq!(spec.pointer, "/inputs/0/properties/children/items");
-    assert!(
-        spec.message
-            .contains("`agentspec_tests::tools::Tree` is recursive"),
-        "{}",
-        spec.message
+    assert_eq!(
+        Err(spec),
+        CountNodesTool.spec(),
+        "the description fails the same way"
     );
+    let mut toolbox = Toolbox::new();
+    assert_eq!(
+        toolbox.register(CountNodesTool).unwrap_err().code(),
+        "recursive-type"
+    );
+    assert!(toolbox.is_empty(), "the tool is not added");
     let err = agentspec_types::tool::block_on(agentspec_types::tool::DynTool::call_boxed(
         &CountNodesTool,
         json!({"tree": {"children": []}}),

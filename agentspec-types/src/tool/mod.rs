@@ -259,7 +259,9 @@ impl Toolbox {
         Self::default()
     }
 
-    /// Adds `tool`; fails if it cannot be described or its name is taken.
+    /// Adds `tool`; fails if it cannot be described ([`ToolError::Spec`] with the
+    /// [`SpecError`] of [`RustTool::spec`], such as a recursive argument type) or its name is
+    /// taken ([`ToolError::Duplicate`]). A tool that fails is not added.
     pub fn register(&mut self, tool: impl RustTool) -> Result<&mut Self, ToolError> {
         let spec = RustTool::spec(&tool).map_err(|e| ToolError::Spec(e.clone()))?;
         if self.tools.contains_key(spec.name()) {

@@ -107,7 +107,8 @@ fn assemble<T: JsonSchema + ?Sized>(
         }
     };
     let mut rest = schema;
-    clean_map(&mut rest, pointer, std::any::type_name::<T>())?;
+    let subject = format!("`{}`, the type of `{title}`,", std::any::type_name::<T>());
+    clean_map(&mut rest, pointer, &subject)?;
     rest.remove("$schema");
     rest.remove("title");
     let type_doc = rest.remove("description");
@@ -167,15 +168,16 @@ fn check_title(title: &str, pointer: &str) -> Result<(), Problem> {
     Ok(())
 }
 
-/// Cleans a schema in place, recursively; see the module docs.
-fn clean(value: &mut Value, pointer: &str, type_name: &str) -> Result<(), Problem> {
+/// Cleans a schema in place, recursively; see the module docs. `subject` names the type in
+/// messages (`` `Tree`, the type of `tree`, ``).
+fn clean(value: &mut Value, pointer: &str, subject: &str) -> Result<(), Problem> {
     match value {
-        Value::Object(map) => clean_map(map, pointer, type_name),
+        Value::Object(map) => clean_map(map, pointer, subject),
         _ => Ok(()),
     }
 }
 
-fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Result<(), Problem> {
+fn clean_map(map: &mut Map<String, Value>, pointer: &str, subject: &str) -> Result<(), Problem> {
     if let Some(key) = ["$ref", "$defs", "definitions"]
         .into_iter()
         .find(|k| map.contains_key(*k))
@@ -183,7 +185,7 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
         return Err(Problem::new(
             "recursive-type",
             format!(
-                "`{type_name}` is recursive, so its schema needs `{key}`, which Agent Spec \
+                "{subject} is recursive, so its schema needs `{key}`, which Agent Spec \
                  properties cannot hold; use a non-recursive type (for example \
                  `serde_json::Value` for the recursive part)"
             ),
@@ -214,14 +216,14 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
                     for (name, child) in children.iter_mut() {
                         let mut p = here.clone();
                         push_pointer_token(&mut p, name);
-                        clean(child, &p, type_name)?;
+                        clean(child, &p, subject)?;
                     }
                 }
             }
             "anyOf" | "allOf" | "prefixItems" => {
                 if let Value::Array(items) = &mut sub {
                     for (i, child) in items.iter_mut().enumerate() {
-                        clean(child, &format!("{here}/{i}"), type_name)?;
+                        clean(child, &format!("{here}/{i}"), subject)?;
                     }
                 }
             }
@@ -233,7 +235,7 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
             | "else"
             | "contains"
             | "propertyNames"
-            | "unevaluatedProperties" => clean(&mut sub, &here, type_name)?,
+            | "unevaluatedProperties" => clean(&mut sub, &here, subject)?,
             _ => {}
         }
         map.insert(key, sub);
@@ -508,7 +510,7 @@ fn duplicate(title: &str, pointer: &str) -> Problem {
 fn fields<T: JsonSchema + ?Sized>() -> Result<Vec<JsonObject>, Problem> {
     let type_name = std::any::type_name::<T>();
     let mut schema = schema_of::<T>(Contract::Serialize);
-    clean(&mut schema, "/outputs", type_name)?;
+    clean(&mut schema, "/outputs", &format!("`{type_name}`"))?;
     let props = match schema.get_mut("properties").map(Value::take) {
         Some(Value::Object(props)) if schema.get("type") == Some(&"object".into()) => props,
         _ => {
