@@ -358,10 +358,7 @@ fn load(
     supplied: &Supplied,
     err: &mut dyn Write,
 ) -> Result<(Document, Format), u8> {
-    let loaded = read(path).map_err(|message| {
-        let _ = writeln!(err, "error: {message}");
-        2
-    })?;
+    let loaded = read(path).map_err(|e| unreadable(path, &e, err))?;
     let doc = Document::from_str_with(&loaded.text, loaded.format, &supplied.options())
         .map_err(|e| report(path, &e, err))?;
     for d in doc.warnings() {
@@ -455,11 +452,17 @@ struct Loaded {
     format: Format,
 }
 
-fn read(path: &PathBuf) -> Result<Loaded, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+/// Reads a document's text; its format from the extension, else from its first character.
+fn read(path: &PathBuf) -> std::io::Result<Loaded> {
+    let text = std::fs::read_to_string(path)?;
     let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
     Ok(Loaded { text, format })
+}
+
+/// Reports a file that cannot be read; the exit code for it.
+fn unreadable(path: &std::path::Path, e: &std::io::Error, err: &mut dyn Write) -> u8 {
+    let _ = writeln!(err, "error: {}: cannot read: {e}", path.display());
+    2
 }
 
 /// What `--components` and `--values` supply.
@@ -528,9 +531,8 @@ fn check(
     for path in files {
         let loaded = match read(path) {
             Ok(l) => l,
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                code = 2;
+            Err(e) => {
+                code = unreadable(path, &e, err);
                 continue;
             }
         };
@@ -574,31 +576,20 @@ fn check(
 
 /// The source line of a diagnostic with a marker under its column, as rustc shows it.
 fn excerpt(index: &LineIndex<'_>, d: &Diagnostic) -> String {
-    if d.line == 0 {
+    let (Some(line), Some(column)) = (d.line, d.column) else {
         return String::new();
-    }
-    let text = index.line_text(d.line).replace('\t', " ");
-    let number = d.line.to_string();
+    };
+    let text = index.line_text(line).replace('\t', " ");
+    let number = line.to_string();
     let pad = " ".repeat(number.len());
-    let marker = format!("{}^", " ".repeat(d.column.saturating_sub(1) as usize));
+    let marker = format!("{}^", " ".repeat(column.saturating_sub(1) as usize));
     format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
 }
 
-/// `FILE:LINE:COL: error[CODE]: message (at /pointer)`.
+/// `FILE:LINE:COL: error[CODE]: message (at /pointer)`; `FILE: error[CODE]: …` when the
+/// diagnostic has no position (an unreadable file).
 fn human(file: &str, d: &Diagnostic) -> String {
-    let pointer = if d.pointer.is_empty() {
-        "/"
-    } else {
-        &d.pointer
-    };
-    format!(
-        "{file}:{}:{}: {}[{}]: {} (at {pointer})",
-        d.line,
-        d.column,
-        d.severity.as_str(),
-        d.code,
-        d.message
-    )
+    format!("{file}:{}{d}", if d.line.is_some() { "" } else { " " })
 }
 
 fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
@@ -623,10 +614,7 @@ fn fmt(
 ) -> u8 {
     let loaded = match read(path) {
         Ok(l) => l,
-        Err(message) => {
-            let _ = writeln!(err, "error: {message}");
-            return 2;
-        }
+        Err(e) => return unreadable(path, &e, err),
     };
     let mut doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
         Ok(doc) => doc,

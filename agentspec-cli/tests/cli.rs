@@ -93,12 +93,35 @@ fn check_json_output_lists_every_field() {
 
 #[test]
 fn check_exits_2_for_a_missing_file_and_for_bad_usage() {
-    assert_eq!(
-        agentspec(&["check", "/no/such/file.json"]).status.code(),
-        Some(2)
+    let missing = agentspec(&["check", "/no/such/file.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.starts_with("error: /no/such/file.json: cannot read: "),
+        "{stderr}"
     );
     assert_eq!(agentspec(&["check"]).status.code(), Some(2));
     assert_eq!(agentspec(&["frobnicate"]).status.code(), Some(2));
+}
+
+#[test]
+fn an_unreadable_components_file_is_reported_without_a_position() {
+    let doc = fixture("generated/flow_branching.json");
+    let out = agentspec(&[
+        "check",
+        doc.to_str().unwrap(),
+        "--components",
+        "/no/such/components.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "/no/such/components.json: error[io-error]: cannot read /no/such/components.json: "
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.trim_end().ends_with("(at /)"), "{stderr}");
 }
 
 #[test]

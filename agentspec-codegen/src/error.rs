@@ -35,7 +35,8 @@ pub enum Error {
     /// No schema file was given.
     #[error("no schema file given")]
     NoSchema,
-    /// The generated tokens did not parse as Rust (a generator bug).
-    #[error("generated code does not parse: {0}")]
-    Format(String),
+    /// The tokens given to [`format`](crate::format) do not parse as a Rust file (for
+    /// generated tokens, a generator bug); syn's error is the source.
+    #[error("the tokens do not parse as a Rust file: {0}")]
+    Format(#[source] syn::Error),
 }

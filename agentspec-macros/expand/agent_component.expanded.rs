@@ -71,6 +71,7 @@ impl Swarm {
         self
     }
 }
+::agentspec_types::__impl_serde!(component, Component, Swarm);
 impl Swarm {
     /// The `component_type` of this component.
     pub const COMPONENT_TYPE: &'static str = "Swarm";

@@ -131,12 +131,3 @@ impl ::agentspec_types::tool::RustTool for GetWeatherTool {
         }
     }
 }
-#[cfg(test)]
-#[test]
-#[doc(hidden)]
-#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
-fn __agentspec_tool_get_weather_is_described() {
-    if let ::core::result::Result::Err(e) = GetWeatherTool::__spec() {
-        ::core::panic!("{}", e);
-    }
-}

@@ -111,12 +111,3 @@ impl ::agentspec_types::tool::RustTool for LookupTool {
         }
     }
 }
-#[cfg(test)]
-#[test]
-#[doc(hidden)]
-#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
-fn __agentspec_tool_lookup_is_described() {
-    if let ::core::result::Result::Err(e) = LookupTool::__spec() {
-        ::core::panic!("{}", e);
-    }
-}

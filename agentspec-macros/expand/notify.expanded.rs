@@ -100,12 +100,3 @@ impl agentspec::tool::RustTool for NotifyTool {
         }
     }
 }
-#[cfg(test)]
-#[test]
-#[doc(hidden)]
-#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
-fn __agentspec_tool_notify_is_described() {
-    if let ::core::result::Result::Err(e) = NotifyTool::__spec() {
-        ::core::panic!("{}", e);
-    }
-}

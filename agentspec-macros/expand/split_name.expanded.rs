@@ -94,12 +94,3 @@ impl ::agentspec_types::tool::RustTool for SplitNameTool {
         }
     }
 }
-#[cfg(test)]
-#[test]
-#[doc(hidden)]
-#[allow(non_snake_case, reason = "named after the function, which may use capitals")]
-fn __agentspec_tool_split_name_is_described() {
-    if let ::core::result::Result::Err(e) = SplitNameTool::__spec() {
-        ::core::panic!("{}", e);
-    }
-}

@@ -18,6 +18,14 @@ mod tool;
 /// JSON object of arguments. The type is a unit struct, or, when one argument is marked
 /// `#[state]` (`#[state] db: &Database`), a struct holding an `Arc` of that state, built with
 /// `<Name>Tool::new(state)`. See the `agentspec_types::tool` module and the README.
+///
+/// Mistakes in the attribute or the signature are compile errors. A description that only
+/// the types' JSON Schemas can refuse is not: a recursive argument type (its schema needs a
+/// `$ref`, which no Agent Spec property can hold) is reported at run time, when the tool is
+/// described: `RustTool::spec` returns the `SpecError` (code `recursive-type`, naming the
+/// tool, the argument and its type), and `Toolbox::with` / `Toolbox::register` fail with it,
+/// so such a tool never enters a toolbox. The macro adds nothing to the crate but the tool
+/// type and its impls (no hidden `#[test]`).
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()

@@ -23,10 +23,8 @@ fn multiply(a: f64, b: f64) -> f64 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let toolbox = Toolbox::new().with(AddTool)?.with(MultiplyTool)?;
-    assert_eq!(
-        toolbox.call_blocking("add", json!({"a": 2, "b": 40}))?,
-        json!(42.0)
-    );
+    let sum = toolbox.call_blocking("add", json!({"a": 2, "b": 40}))?;
+    assert_eq!(sum, json!(42.0)); // called as an agent runtime calls it
     let llm = OpenAiCompatibleConfig::new("llm", "gpt-oss-120b", "http://localhost:8000/v1");
     let agent = Agent::new("calculator", llm, "Compute with the tools you have.")
         .with_id("calculator")

@@ -23,8 +23,11 @@ impl Severity {
 
 /// One problem in a document: what rule is broken, and where.
 ///
-/// `line` and `column` are 1-based (columns count characters); both are 0 when the
-/// diagnostic has no source text (a document built in code).
+/// `line` and `column` are 1-based (columns count characters) and known together: both are
+/// `None` when the diagnostic has no place in a source text (a document built in code, or
+/// loaded from a `serde_json::Value`), until [`Diagnostic::locate`] finds it in one. They are
+/// plain `Option<u32>` rather than `Option<NonZeroU32>` so that they compare with literals
+/// (`d.line == Some(3)`); a located diagnostic never holds `Some(0)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
@@ -37,10 +40,10 @@ pub struct Diagnostic {
     pub pointer: String,
     /// Byte offset of the offending value in the source text, when known.
     pub offset: Option<usize>,
-    /// 1-based line in the source text, 0 when unknown.
-    pub line: u32,
-    /// 1-based column (in characters) in the source text, 0 when unknown.
-    pub column: u32,
+    /// 1-based line in the source text; `None` when unknown.
+    pub line: Option<u32>,
+    /// 1-based column (in characters) in the source text; `None` when unknown.
+    pub column: Option<u32>,
 }
 
 impl Diagnostic {
@@ -57,8 +60,8 @@ impl Diagnostic {
             message: message.into(),
             pointer: pointer.into(),
             offset,
-            line: 0,
-            column: 0,
+            line: None,
+            column: None,
         }
     }
 
@@ -84,19 +87,22 @@ impl Diagnostic {
     pub fn locate(&mut self, index: &LineIndex) {
         if let Some(offset) = self.offset {
             let (line, column) = index.line_column(offset);
-            self.line = line;
-            self.column = column;
+            self.line = Some(line);
+            self.column = Some(column);
         }
     }
 }
 
+/// `LINE:COLUMN: error[CODE]: message (at /pointer)`; without the `LINE:COLUMN: ` when
+/// the position is unknown.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, "{line}:{column}: ")?;
+        }
         write!(
             f,
-            "{}:{}: {}[{}]: {}",
-            self.line,
-            self.column,
+            "{}[{}]: {}",
             self.severity.as_str(),
             self.code,
             self.message
@@ -177,5 +183,40 @@ pub fn push_pointer_token(pointer: &mut String, token: &str) {
             '/' => pointer.push_str("~1"),
             c => pointer.push(c),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unlocated_diagnostics_have_no_position_and_display_none() {
+        let d = Diagnostic::error("unknown-field", "no field `x`", "/x", None);
+        assert_eq!((d.line, d.column), (None, None));
+        assert_eq!(d.to_string(), "error[unknown-field]: no field `x` (at /x)");
+    }
+
+    #[test]
+    fn located_diagnostics_display_line_and_column() {
+        let text = "{\n  \"x\": 1,\n  \"é\": 2\n}";
+        let index = LineIndex::new(text);
+        let offset = text.find('2').unwrap();
+        let mut d = Diagnostic::warning("unknown-field", "no field `é`", "/é", Some(offset));
+        d.locate(&index);
+        assert_eq!((d.line, d.column), (Some(3), Some(8)));
+        assert_eq!(
+            d.to_string(),
+            "3:8: warning[unknown-field]: no field `é` (at /é)"
+        );
+    }
+
+    #[test]
+    fn locating_without_an_offset_keeps_the_position_unknown() {
+        let index = LineIndex::new("{}");
+        let mut d = Diagnostic::error("missing-field", "no `name`", "", None);
+        d.locate(&index);
+        assert_eq!((d.line, d.column), (None, None));
+        assert_eq!(d.to_string(), "error[missing-field]: no `name` (at /)");
     }
 }

@@ -158,7 +158,7 @@ pub mod value {
         let diagnostics = std::mem::take(&mut cx.diagnostics);
         match decoded {
             Some(v) if !diagnostics.iter().any(|d| d.is_error()) => Ok(v),
-            _ => Err(LoadError { diagnostics }),
+            _ => Err(LoadError::new(diagnostics)),
         }
     }
 }

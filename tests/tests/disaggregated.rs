@@ -115,7 +115,7 @@ fn supplied_components_are_checked_against_the_family_and_for_clashes() {
     let d = err.errors().next().unwrap();
     assert_eq!(
         (d.code, d.pointer.as_str(), d.line),
-        ("wrong-component-family", "/llm_config", 9)
+        ("wrong-component-family", "/llm_config", Some(9))
     );
     assert!(
         d.message

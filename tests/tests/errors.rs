@@ -16,7 +16,7 @@ fn errors_of(text: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn at(d: &Diagnostic) -> (&'static str, &str, u32, u32) {
+fn at(d: &Diagnostic) -> (&'static str, &str, Option<u32>, Option<u32>) {
     (d.code, d.pointer.as_str(), d.line, d.column)
 }
 
@@ -27,7 +27,12 @@ fn typo_in_component_type_names_the_closest_type() {
     assert_eq!(errors.len(), 1);
     assert_eq!(
         at(&errors[0]),
-        ("unknown-component-type", "/tools/0/component_type", 26, 25)
+        (
+            "unknown-component-type",
+            "/tools/0/component_type",
+            Some(26),
+            Some(25)
+        )
     );
     assert!(
         errors[0].message.contains("did you mean `ServerTool`?"),
@@ -45,7 +50,7 @@ fn missing_required_field_names_the_field_and_the_component() {
     );
     let errors = errors_of(&text);
     assert_eq!(errors.len(), 1);
-    assert_eq!(at(&errors[0]), ("missing-field", "", 1, 1));
+    assert_eq!(at(&errors[0]), ("missing-field", "", Some(1), Some(1)));
     assert_eq!(
         errors[0].message,
         "Agent requires the field `system_prompt`"
@@ -57,7 +62,10 @@ fn wrong_type_names_expected_and_found() {
     let text = source().replacen("\"url\": \"http://vllm.internal:8000\"", "\"url\": 42", 1);
     let errors = errors_of(&text);
     assert_eq!(errors.len(), 1);
-    assert_eq!(at(&errors[0]), ("invalid-type", "/llm_config/url", 16, 12));
+    assert_eq!(
+        at(&errors[0]),
+        ("invalid-type", "/llm_config/url", Some(16), Some(12))
+    );
     assert_eq!(errors[0].message, "expected a string, found integer");
 }
 
@@ -71,9 +79,14 @@ fn unknown_field_suggests_the_known_one_and_every_problem_is_reported() {
     assert_eq!(
         found,
         [
-            ("missing-field", "/llm_config", 9, 17),
-            ("unknown-field", "/llm_config/model_idd", 15, 5),
-            ("unknown-component-type", "/tools/0/component_type", 26, 25),
+            ("missing-field", "/llm_config", Some(9), Some(17)),
+            ("unknown-field", "/llm_config/model_idd", Some(15), Some(5)),
+            (
+                "unknown-component-type",
+                "/tools/0/component_type",
+                Some(26),
+                Some(25)
+            ),
         ]
     );
     assert_eq!(
@@ -95,8 +108,8 @@ fn component_of_the_wrong_family_is_named() {
         (
             "wrong-component-family",
             "/llm_config/component_type",
-            10,
-            23
+            Some(10),
+            Some(23)
         )
     );
     assert!(
@@ -147,8 +160,8 @@ fn yaml_errors_carry_yaml_lines_and_columns() {
         (
             "unknown-component-type",
             "/tools/0/component_type",
-            line,
-            column
+            Some(line),
+            Some(column)
         )
     );
 }
@@ -157,9 +170,77 @@ fn yaml_errors_carry_yaml_lines_and_columns() {
 fn syntax_errors_are_located() {
     let text = source().replacen("\"inputs\": [],", "\"inputs\": [],,", 1);
     let errors = errors_of(&text);
-    assert_eq!(at(&errors[0]), ("syntax-error", "", 7, 16));
+    assert_eq!(at(&errors[0]), ("syntax-error", "", Some(7), Some(16)));
     let dup = source().replacen("\"inputs\": [],", "\"inputs\": [], \"inputs\": [],", 1);
-    assert_eq!(at(&errors_of(&dup)[0]), ("duplicate-key", "/inputs", 7, 17));
+    assert_eq!(
+        at(&errors_of(&dup)[0]),
+        ("duplicate-key", "/inputs", Some(7), Some(17))
+    );
+}
+
+/// The I/O error a load error keeps as its `source()`.
+fn io_source(err: &agentspec_types::LoadError) -> &std::io::Error {
+    std::error::Error::source(err)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .unwrap_or_else(|| panic!("no I/O source: {err:?}"))
+}
+
+#[test]
+fn an_unreadable_file_keeps_the_io_error_as_source() {
+    let missing = "/no/such/dir/agent.json";
+    let err = Document::from_path(missing).unwrap_err();
+    assert_eq!(io_source(&err).kind(), std::io::ErrorKind::NotFound);
+    let d = &err.diagnostics[0];
+    assert_eq!((d.code, d.line, d.column), ("io-error", None, None));
+    assert_eq!(
+        d.message,
+        format!("cannot read {missing}: {}", io_source(&err))
+    );
+    let cloned = err.clone();
+    assert_eq!(io_source(&cloned).kind(), std::io::ErrorKind::NotFound);
+    let components = agentspec_types::Components::from_path(missing);
+    assert_eq!(
+        io_source(&components.unwrap_err()).kind(),
+        std::io::ErrorKind::NotFound
+    );
+    let values = agentspec_types::Values::from_path(missing).unwrap_err();
+    assert_eq!(io_source(&values).kind(), std::io::ErrorKind::NotFound);
+}
+
+#[test]
+fn a_failing_reader_keeps_its_error_as_source() {
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the disk is gone"))
+        }
+    }
+    let err = Document::from_reader(Broken, agentspec_types::Format::Json).unwrap_err();
+    assert_eq!(io_source(&err).to_string(), "the disk is gone");
+    assert_eq!(
+        err.diagnostics[0].message,
+        "cannot read the document: the disk is gone"
+    );
+    let invalid_utf8 =
+        Document::from_reader(&b"{\"a\": \"\xff\"}"[..], agentspec_types::Format::Json)
+            .unwrap_err();
+    assert_eq!(
+        io_source(&invalid_utf8).kind(),
+        std::io::ErrorKind::InvalidData
+    );
+}
+
+#[test]
+fn a_syntax_error_is_a_located_diagnostic_without_a_source() {
+    let err = Document::from_json_str("{\"component_type\": }").unwrap_err();
+    assert_eq!(
+        at(&err.diagnostics[0]),
+        ("syntax-error", "/component_type", Some(1), Some(20))
+    );
+    assert!(
+        std::error::Error::source(&err).is_none(),
+        "the text is read by this crate's own parser: its diagnostic is the whole story"
+    );
 }
 
 #[test]

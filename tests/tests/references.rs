@@ -4,7 +4,7 @@
 use agentspec_tests::fixture;
 use agentspec_types::{Diagnostic, Document};
 
-fn problems(yaml: &str) -> Vec<(&'static str, String, u32)> {
+fn problems(yaml: &str) -> Vec<(&'static str, String, Option<u32>)> {
     let diagnostics: Vec<Diagnostic> = match Document::from_yaml_str(yaml) {
         Ok(doc) => doc.warnings().to_vec(),
         Err(e) => e.diagnostics,
@@ -40,7 +40,7 @@ fn lists_every_missing_id() {
     let errors: Vec<&Diagnostic> = err.errors().collect();
     assert_eq!(
         (errors[0].code, errors[0].pointer.as_str(), errors[0].line),
-        ("unresolved-reference", "/llm_config", 5)
+        ("unresolved-reference", "/llm_config", Some(5))
     );
     assert!(
         errors[0].message.contains("missing ids: nope"),
@@ -63,7 +63,7 @@ fn reports_a_reference_to_the_wrong_family() {
     let found = problems(&text);
     assert_eq!(
         found[0],
-        ("wrong-component-family", "/llm_config".to_owned(), 5)
+        ("wrong-component-family", "/llm_config".to_owned(), Some(5))
     );
     let err = Document::from_yaml_str(&text).unwrap_err();
     assert!(err.diagnostics[0].message.starts_with(
@@ -83,7 +83,7 @@ fn reports_an_id_defined_in_two_maps() {
         found.contains(&(
             "duplicate-id",
             "/$referenced_components/sub/subflow/$referenced_components/s".to_owned(),
-            21
+            Some(21)
         )),
         "{found:?}"
     );
@@ -109,7 +109,7 @@ fn reports_a_reference_cycle_as_a_path_of_ids() {
         "{}",
         cycle[0].message
     );
-    assert!(cycle[0].line > 0);
+    assert!(cycle[0].line.is_some(), "located: {:?}", cycle[0]);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use agentspec_types::{Document, Format, locate};
 
 /// The (code, pointer, line) of every error `validate` finds in a YAML document.
-fn errors(yaml: &str) -> Vec<(&'static str, String, u32)> {
+fn errors(yaml: &str) -> Vec<(&'static str, String, Option<u32>)> {
     let doc = Document::from_yaml_str(yaml).unwrap_or_else(|e| panic!("{e}"));
     let mut found = doc.validate();
     locate(&mut found, yaml, Format::Yaml);
@@ -26,7 +26,10 @@ fn a_tool_node_has_its_tools_inputs_and_outputs() {
         "inputs: [{title: city, type: string}]\noutputs",
         "inputs: [{title: town, type: string}]\noutputs",
     );
-    assert_eq!(errors(&bad), [("inputs-mismatch", "/inputs".to_owned(), 5)]);
+    assert_eq!(
+        errors(&bad),
+        [("inputs-mismatch", "/inputs".to_owned(), Some(5))]
+    );
 }
 
 #[test]
@@ -35,13 +38,16 @@ fn an_api_node_takes_its_inputs_from_placeholders() {
         data: {\"{{ key }}\": \"{{ value }}\"}\ninputs: [{title: city, type: string}, {title: key, type: string}]\nagentspec_version: 25.4.1\n";
     let found = errors(doc);
     assert_eq!(found.len(), 1);
-    assert_eq!((found[0].0, found[0].2), ("inputs-mismatch", 7));
+    assert_eq!((found[0].0, found[0].2), ("inputs-mismatch", Some(7)));
 }
 
 #[test]
 fn an_end_node_outputs_its_inputs() {
     let doc = "component_type: EndNode\nid: e\nname: e\ninputs: [{title: a, type: string}]\noutputs: [{title: b, type: string}]\nagentspec_version: 25.4.1\n";
-    assert_eq!(errors(doc), [("endnode-io", "/outputs".to_owned(), 5)]);
+    assert_eq!(
+        errors(doc),
+        [("endnode-io", "/outputs".to_owned(), Some(5))]
+    );
 }
 
 #[test]
@@ -53,7 +59,7 @@ fn a_flow_node_has_the_branches_of_its_subflows_end_nodes() {
         agentspec_version: 25.4.1\n";
     assert_eq!(
         errors(doc),
-        [("branches-mismatch", "/branches".to_owned(), 4)]
+        [("branches-mismatch", "/branches".to_owned(), Some(4))]
     );
 }
 
@@ -65,7 +71,7 @@ fn a_map_node_iterates_its_subflows_inputs() {
         $referenced_components:\n    s: {component_type: StartNode, id: s, name: s, inputs: [{title: city, type: string}], outputs: [{title: city, type: string}]}\n    \
         e: {component_type: EndNode, id: e, name: e}\nagentspec_version: 25.4.1\n";
     let found = errors(doc);
-    assert_eq!(found, [("inputs-mismatch", "/inputs".to_owned(), 4)]);
+    assert_eq!(found, [("inputs-mismatch", "/inputs".to_owned(), Some(4))]);
     assert!(
         Document::from_yaml_str(doc).unwrap().validate()[0]
             .message
@@ -82,14 +88,18 @@ fn retry_delays_are_ordered_and_summarization_thresholds_consistent() {
         [(
             "retry-policy",
             "/retry_policy/max_retry_delay".to_owned(),
-            6
+            Some(6)
         )]
     );
     let summary = "component_type: ConversationSummarizationTransform\nid: c\nname: c\nllm: {component_type: VllmConfig, id: l, name: l, url: u, model_id: m}\n\
         max_num_messages: 5\nmin_num_messages: 10\nagentspec_version: 26.1.2\n";
     assert_eq!(
         errors(summary),
-        [("summarization-threshold", "/max_num_messages".to_owned(), 5)]
+        [(
+            "summarization-threshold",
+            "/max_num_messages".to_owned(),
+            Some(5)
+        )]
     );
 }
 
@@ -98,7 +108,10 @@ fn the_manager_is_not_also_a_worker() {
     let doc = "component_type: ManagerWorkers\nid: mw\nname: mw\ngroup_manager: {$component_ref: boss}\nworkers: [{$component_ref: boss}]\n\
         $referenced_components:\n  boss: {component_type: Agent, id: boss, name: boss, system_prompt: hi,\n         llm_config: {component_type: VllmConfig, id: l, name: l, url: u, model_id: m}}\n\
         agentspec_version: 25.4.2\n";
-    assert_eq!(errors(doc), [("cardinality", "/workers".to_owned(), 5)]);
+    assert_eq!(
+        errors(doc),
+        [("cardinality", "/workers".to_owned(), Some(5))]
+    );
 }
 
 #[test]
@@ -109,7 +122,7 @@ fn property_schemas_have_the_structure_of_json_schema() {
     assert!(
         found
             .iter()
-            .all(|(c, _, l)| *c == "property-schema" && *l == 4),
+            .all(|(c, _, l)| *c == "property-schema" && *l == Some(4)),
         "{found:?}"
     );
     assert!(
@@ -147,7 +160,7 @@ fn a_declared_input_converts_to_what_it_feeds() {
     );
     assert_eq!(
         errors(&doc),
-        [("inputs-mismatch", "/inputs/0".to_owned(), 5)]
+        [("inputs-mismatch", "/inputs/0".to_owned(), Some(5))]
     );
     let narrower = doc.replace("type: string}]", "type: boolean}]");
     assert!(
@@ -188,5 +201,8 @@ fn parallel_flows_and_specialized_agents_infer_their_inputs() {
 fn a_branching_node_has_one_input() {
     let doc = "component_type: BranchingNode\nid: b\nname: b\nmapping: {yes: approved}\n\
         inputs: [{title: a, type: string}, {title: b, type: string}]\nagentspec_version: 25.4.1\n";
-    assert_eq!(errors(doc), [("inputs-mismatch", "/inputs".to_owned(), 5)]);
+    assert_eq!(
+        errors(doc),
+        [("inputs-mismatch", "/inputs".to_owned(), Some(5))]
+    );
 }

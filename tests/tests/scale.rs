@@ -53,7 +53,7 @@ fn nesting_past_the_limit_is_a_clear_error() {
     let d = &err.diagnostics[0];
     assert_eq!((d.code, err.diagnostics.len()), ("too-deep", 1));
     assert!(d.message.contains("1024"), "{}", d.message);
-    assert!(d.line > 0 && d.column > 0);
+    assert!(d.line.is_some() && d.column.is_some(), "located: {d:?}");
 }
 
 #[test]

@@ -8,6 +8,9 @@ use agentspec_types::{Document, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+#[path = "tools/panics.rs"]
+mod panics;
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(crate = "agentspec_types::schemars")]
 #[serde(rename_all = "lowercase")]
@@ -120,6 +123,21 @@ fn reports_every_argument_problem_with_its_pointer() {
             ("unknown-argument", "/extra"),
         ]
     );
+    let serde_error = |e: &agentspec_types::tool::ArgumentError| {
+        std::error::Error::source(e)
+            .and_then(|s| s.downcast_ref::<serde_json::Error>())
+            .map(ToString::to_string)
+    };
+    assert_eq!(
+        serde_error(&errors[0]),
+        None,
+        "a missing argument has no source"
+    );
+    assert_eq!(
+        serde_error(&errors[2]).as_deref(),
+        Some("invalid type: string \"x\", expected u8"),
+        "an invalid argument keeps serde's error"
+    );
     assert_eq!(
         err.to_string(),
         "invalid arguments for tool `get_weather`: /city: the required argument `city` is missing \
@@ -140,6 +158,55 @@ fn keeps_the_functions_error() {
     );
     let source = std::error::Error::source(&err).unwrap();
     assert_eq!(source.downcast_ref::<WeatherError>().unwrap().0, "Atlantis");
+}
+
+/// A value serde cannot write as JSON.
+#[derive(JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Unwritable;
+
+impl Serialize for Unwritable {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("this value has no JSON form"))
+    }
+}
+
+/// Returns what cannot be written.
+#[tool]
+fn unwritable() -> Unwritable {
+    Unwritable
+}
+
+#[test]
+fn an_unwritable_result_keeps_serdes_error() {
+    let err = agentspec_types::tool::block_on(UnwritableTool.call(Value::Null)).unwrap_err();
+    assert_eq!(err.code(), "invalid-output");
+    assert_eq!(
+        err.to_string(),
+        "tool `unwritable` returned a value that cannot be written as JSON: this value has no JSON form"
+    );
+    let source = std::error::Error::source(&err).unwrap();
+    assert_eq!(
+        source
+            .downcast_ref::<serde_json::Error>()
+            .unwrap()
+            .to_string(),
+        "this value has no JSON form"
+    );
+}
+
+#[test]
+fn an_unwritable_default_keeps_serdes_error() {
+    let err = agentspec_types::tool::SpecBuilder::new("t", ToolKind::Server)
+        .input_default::<Unwritable>("x", None, &Unwritable)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        (err.code, err.pointer.as_str()),
+        ("invalid-default", "/inputs/0")
+    );
+    let source = std::error::Error::source(&err).unwrap();
+    assert!(source.downcast_ref::<serde_json::Error>().is_some());
 }
 
 #[test]
@@ -297,16 +364,27 @@ fn a_tool_without_arguments_or_result() {
 fn rejects_a_recursive_argument_type_when_registered() {
     let err = Toolbox::new().with(CountNodesTool).unwrap_err();
     assert_eq!(err.code(), "recursive-type");
+    assert_eq!(
+        err.to_string(),
+        "cannot describe tool `count_nodes`: `agentspec_tests::tools::Tree`, the type of `tree`, \
+         is recursive, so its schema needs `$ref`, which Agent Spec properties cannot hold; use a \
+         non-recursive type (for example `serde_json::Value` for the recursive part) \
+         (at /inputs/0/properties/children/items; recursive-type)"
+    );
     let agentspec_types::tool::ToolError::Spec(spec) = &err else {
         panic!("{err}")
     };
-    assert_eq!(spec.pointer, "/inputs/0/properties/children/items");
-    assert!(
-        spec.message
-            .contains("`agentspec_tests::tools::Tree` is recursive"),
-        "{}",
-        spec.message
+    assert_eq!(
+        Err(spec),
+        CountNodesTool.spec(),
+        "the description fails the same way"
     );
+    let mut toolbox = Toolbox::new();
+    assert_eq!(
+        toolbox.register(CountNodesTool).unwrap_err().code(),
+        "recursive-type"
+    );
+    assert!(toolbox.is_empty(), "the tool is not added");
     let err = agentspec_types::tool::block_on(agentspec_types::tool::DynTool::call_boxed(
         &CountNodesTool,
         json!({"tree": {"children": []}}),

@@ -97,8 +97,8 @@ fn every_negative_file_is_rejected_with_the_rule_it_breaks() {
             "{name}: expected {code}, found {errors:?}"
         );
         assert!(
-            found.iter().all(|d| d.line > 0
-                && d.column > 0
+            found.iter().all(|d| d.line.is_some()
+                && d.column.is_some()
                 && (d.pointer.is_empty() || d.pointer.starts_with('/'))),
             "{name}: located"
         );
@@ -262,17 +262,18 @@ fn rule_violations_are_located_in_json_and_yaml() {
         // located by `validate` itself: the document keeps the text it was loaded from
         let found = doc.validate();
         assert!(
-            found.iter().all(|d| d.line > 0 && d.offset.is_some()),
+            found.iter().all(|d| d.line.is_some() && d.offset.is_some()),
             "{found:?}"
         );
         let d = found
             .iter()
             .find(|d| d.code == "branches-mismatch")
             .unwrap();
-        let line = text.lines().nth(d.line as usize - 1).unwrap();
+        let (line, column) = (d.line.unwrap() as usize, d.column.unwrap() as usize);
+        let line = text.lines().nth(line - 1).unwrap();
         assert!(
-            line[d.column as usize - 1..].starts_with("\"branches\"")
-                || line[d.column as usize - 1..].starts_with("branches:"),
+            line[column - 1..].starts_with("\"branches\"")
+                || line[column - 1..].starts_with("branches:"),
             "{format:?}: {line}"
         );
         assert!(
@@ -302,7 +303,7 @@ fn a_changed_document_no_longer_claims_source_positions() {
     let found = doc.validate();
     assert!(found.iter().any(|d| d.code == "branches-mismatch"));
     assert!(
-        found.iter().all(|d| d.offset.is_none() && d.line == 0),
+        found.iter().all(|d| d.offset.is_none() && d.line.is_none()),
         "{found:?}"
     );
     assert_eq!(
@@ -317,11 +318,14 @@ fn a_borrowed_text_is_located_when_written_again_and_a_file_always() {
     let json = std::fs::read_to_string(fixture("negative/llmnode_extra_branch.json")).unwrap();
     // hand-formatted: no longer the text the document writes
     let edited = json.replace('\n', "\n ");
-    let located = |found: &[Diagnostic]| found.iter().all(|d| d.line > 0 && d.offset.is_some());
+    let located =
+        |found: &[Diagnostic]| found.iter().all(|d| d.line.is_some() && d.offset.is_some());
     let from_str = Document::from_json_str(&edited).unwrap().validate();
     assert!(!from_str.is_empty());
     assert!(
-        from_str.iter().all(|d| d.line == 0 && d.offset.is_none()),
+        from_str
+            .iter()
+            .all(|d| d.line.is_none() && d.offset.is_none()),
         "a borrowed text that is not written again is not kept: {from_str:?}"
     );
     let path = std::env::temp_dir().join(format!("agentspec-edited-{}.json", std::process::id()));

@@ -83,7 +83,7 @@ tools:
 agentspec_version: 25.4.1
 "#;
     let err = Document::from_yaml_str(text).unwrap_err();
-    let found: Vec<(&str, &str, u32, u32)> = err
+    let found: Vec<(&str, &str, Option<u32>, Option<u32>)> = err
         .diagnostics
         .iter()
         .map(|d| (d.code, d.pointer.as_str(), d.line, d.column))
@@ -91,9 +91,19 @@ agentspec_version: 25.4.1
     assert_eq!(
         found,
         [
-            ("newer-value", "/llm_config/api_type", 5, 79),
-            ("newer-value", "/tools/0/requires_confirmation", 7, 50),
-            ("newer-field", "/tools/1/requires_confirmation", 8, 50),
+            ("newer-value", "/llm_config/api_type", Some(5), Some(79)),
+            (
+                "newer-value",
+                "/tools/0/requires_confirmation",
+                Some(7),
+                Some(50)
+            ),
+            (
+                "newer-field",
+                "/tools/1/requires_confirmation",
+                Some(8),
+                Some(50)
+            ),
         ]
     );
     assert_eq!(
@@ -127,13 +137,13 @@ fn a_value_newer_than_the_document_is_an_error() {
 #[test]
 fn the_fields_of_a_component_newer_than_the_document_are_not_reported_one_by_one() {
     let err = Document::from_path(fixture("negative/swarm_declared_as_25_4_1.json")).unwrap_err();
-    let swarm: Vec<(&str, &str, u32)> = err
+    let swarm: Vec<(&str, &str, Option<u32>)> = err
         .diagnostics
         .iter()
         .filter(|d| !d.pointer.starts_with("/$referenced_components"))
         .map(|d| (d.code, d.pointer.as_str(), d.line))
         .collect();
-    assert_eq!(swarm, [("version-too-old", "/component_type", 2)]);
+    assert_eq!(swarm, [("version-too-old", "/component_type", Some(2))]);
     assert_eq!(
         err.diagnostics[0].message,
         "Swarm exists from Agent Spec 25.4.2, and the document declares 25.4.1; declare 25.4.2 or later"

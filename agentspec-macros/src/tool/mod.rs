@@ -111,7 +111,6 @@ fn generate(
         " The Agent Spec tool `{name}`, from [`{fn_name}`]: its description and a call from JSON \
          arguments (`RustTool`)."
     );
-    let test = format_ident!("__agentspec_tool_{}_is_described", fn_name);
     let declaration = match args.iter().find(|a| a.state) {
         None => quote! {
             #[doc = #doc]
@@ -179,16 +178,6 @@ fn generate(
                 args: #private::serde_json::Value,
             ) -> impl ::core::future::Future<Output = #tool::ToolResult> + ::core::marker::Send {
                 #call
-            }
-        }
-
-        #[cfg(test)]
-        #[test]
-        #[doc(hidden)]
-        #[allow(non_snake_case, reason = "named after the function, which may use capitals")]
-        fn #test() {
-            if let ::core::result::Result::Err(e) = #ty::__spec() {
-                ::core::panic!("{}", e);
             }
         }
     }

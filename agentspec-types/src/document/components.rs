@@ -52,8 +52,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
     /// Loads a components file from disk (format from the extension, else sniffed).
     pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| LoadError::io(path.display(), e))?;
         Self::from_str_as(
             &text,
             Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),
@@ -65,9 +64,8 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
     pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
         let locate = |diagnostics| index.locate_all(diagnostics);
-        let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
-            diagnostics: locate(d),
-        })?;
+        let (tree, depth) =
+            parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
         let mut diagnostics = Vec::new();
         let mut out = Components::new();
@@ -77,9 +75,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 "a components file is an object `{{\"$referenced_components\": {{...}}}}`, found {found}"
             );
             let d = Diagnostic::error("invalid-type", message, "", Some(tree.offset as usize));
-            return Err(LoadError {
-                diagnostics: locate(vec![d]),
-            });
+            return Err(LoadError::new(locate(vec![d])));
         };
         let mut map = None;
         for entry in root {
@@ -107,9 +103,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 "",
                 Some(tree.offset as usize),
             );
-            return Err(LoadError {
-                diagnostics: locate(vec![d]),
-            });
+            return Err(LoadError::new(locate(vec![d])));
         };
         let Value::Object(entries) = map.value else {
             let d = Diagnostic::error(
@@ -118,9 +112,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 "/$referenced_components",
                 Some(map.offset as usize),
             );
-            return Err(LoadError {
-                diagnostics: locate(vec![d]),
-            });
+            return Err(LoadError::new(locate(vec![d])));
         };
         for entry in entries {
             let (key, value) = (entry.key, entry.value);
@@ -150,7 +142,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
         }
         let diagnostics = locate(diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) {
-            return Err(LoadError { diagnostics });
+            return Err(LoadError::new(diagnostics));
         }
         out.warnings = diagnostics;
         Ok(out)
@@ -393,9 +385,7 @@ impl Values {
         let index = LineIndex::new(text);
         let located = |mut d: Diagnostic| {
             d.locate(&index);
-            LoadError {
-                diagnostics: vec![d],
-            }
+            LoadError::new(vec![d])
         };
         let (tree, _) = parse_with_depth(text, format).map_err(|mut d| located(d.remove(0)))?;
         let offset = tree.offset;
@@ -423,8 +413,7 @@ impl Values {
     /// Reads a values file from disk (format from the extension, else sniffed).
     pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| LoadError::io(path.display(), e))?;
         Self::from_str_as(
             &text,
             Format::from_path(path).unwrap_or_else(|| Format::sniff(&text)),

@@ -67,9 +67,7 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
             base.pointer(),
             Some(offset as usize),
         );
-        return Err(LoadError {
-            diagnostics: vec![d],
-        });
+        return Err(LoadError::new(vec![d]));
     };
     let version = root_version::<C>(&mut entries, offset, &mut cx, base);
     cx.version = version;
@@ -92,7 +90,7 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
         (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
             Ok((root, version, diagnostics))
         }
-        _ => Err(LoadError { diagnostics }),
+        _ => Err(LoadError::new(diagnostics)),
     }
 }
 

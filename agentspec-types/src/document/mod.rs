@@ -30,16 +30,32 @@ pub(crate) use decode::decode_document;
 
 /// Why a document could not be loaded: every error found (and the warnings beside them),
 /// each with its code, pointer, line and column.
-#[derive(Debug, Clone, thiserror::Error)]
+///
+/// A file or reader that cannot be read is one `io-error` diagnostic, and the
+/// [`std::io::Error`] behind it is the error's [`source`](std::error::Error::source).
+#[derive(Debug, Clone)]
 pub struct LoadError {
     /// The diagnostics, errors and warnings, in document order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What could not be read, for `source()` (shared: the error is `Clone`).
+    io: Option<std::sync::Arc<std::io::Error>>,
 }
 
 impl LoadError {
-    pub(crate) fn io(message: String) -> Self {
+    /// A load error made of `diagnostics`.
+    pub(crate) fn new(diagnostics: Vec<Diagnostic>) -> Self {
+        LoadError {
+            diagnostics,
+            io: None,
+        }
+    }
+
+    /// `what` (`the document`, a path) could not be read.
+    pub(crate) fn io(what: impl fmt::Display, error: std::io::Error) -> Self {
+        let message = format!("cannot read {what}: {error}");
         LoadError {
             diagnostics: vec![Diagnostic::error("io-error", message, "", None)],
+            io: Some(std::sync::Arc::new(error)),
         }
     }
 
@@ -49,19 +65,24 @@ impl LoadError {
     }
 }
 
+/// The source is the I/O error of a file or reader that could not be read.
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.io
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
 impl From<layout::LayoutError> for LoadError {
     fn from(e: layout::LayoutError) -> Self {
-        LoadError {
-            diagnostics: vec![e.diagnostic()],
-        }
+        LoadError::new(vec![e.diagnostic()])
     }
 }
 
 /// A document that cannot be split as asked.
 fn split_error(message: String) -> LoadError {
-    LoadError {
-        diagnostics: vec![Diagnostic::error("invalid-split", message, "", None)],
-    }
+    LoadError::new(vec![Diagnostic::error("invalid-split", message, "", None)])
 }
 
 impl fmt::Display for LoadError {
@@ -246,9 +267,8 @@ impl<C: ComponentSet + Send> Document<C> {
     ) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
         let locate = |diagnostics| index.locate_all(diagnostics);
-        let (tree, depth) = parse_with_depth(text, format).map_err(|d| LoadError {
-            diagnostics: locate(d),
-        })?;
+        let (tree, depth) =
+            parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
         match Self::decode(tree, depth, Some(source), &options.registry()) {
             Ok(mut doc) => {
@@ -263,9 +283,10 @@ impl<C: ComponentSet + Send> Document<C> {
                 }));
                 Ok(doc)
             }
-            Err(e) => Err(LoadError {
-                diagnostics: locate(e.diagnostics),
-            }),
+            Err(mut e) => {
+                e.diagnostics = locate(e.diagnostics);
+                Err(e)
+            }
         }
     }
 
@@ -274,7 +295,7 @@ impl<C: ComponentSet + Send> Document<C> {
         let mut text = String::new();
         reader
             .read_to_string(&mut text)
-            .map_err(|e| LoadError::io(format!("cannot read the document: {e}")))?;
+            .map_err(|e| LoadError::io("the document", e))?;
         Self::from_string_with(text, format, &LoadOptions::new())
     }
 
@@ -303,8 +324,7 @@ impl<C: ComponentSet + Send> Document<C> {
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError::io(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| LoadError::io(path.display(), e))?;
         let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
         Self::from_string_with(text, format, options)
     }

@@ -127,9 +127,7 @@ fn known_version<C: ComponentSet>(version: Version) -> Result<(), LoadError> {
         "",
         None,
     );
-    Err(LoadError {
-        diagnostics: vec![d],
-    })
+    Err(LoadError::new(vec![d]))
 }
 
 /// The newest of `needs`; among equals, the first in the document.
@@ -148,12 +146,10 @@ fn too_old(version: Version, min: Version, need: Need) -> LoadError {
         format!("it holds a `{}`", need.what)
     };
     let message = format!("cannot write at {version}: {what}, which needs {min}");
-    LoadError {
-        diagnostics: vec![Diagnostic::error(
-            "version-too-old",
-            message,
-            need.pointer.unwrap_or_default(),
-            None,
-        )],
-    }
+    LoadError::new(vec![Diagnostic::error(
+        "version-too-old",
+        message,
+        need.pointer.unwrap_or_default(),
+        None,
+    )])
 }

@@ -1,6 +1,9 @@
 //! Reading a call's arguments: one JSON value per input title, each problem reported with
 //! the argument's JSON pointer.
 
+use std::fmt;
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -8,8 +11,11 @@ use super::ToolError;
 use crate::diagnostic::push_pointer_token;
 
 /// One problem with a call's arguments.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{pointer}: {reason} ({code})")]
+///
+/// An `invalid-argument` error keeps serde's error as its
+/// [`source`](std::error::Error::source). Two errors are equal when their code, pointer and
+/// reason are.
+#[derive(Debug, Clone)]
 pub struct ArgumentError {
     /// Stable code: `arguments-not-object`, `missing-argument`, `unknown-argument`,
     /// `invalid-argument`.
@@ -18,6 +24,41 @@ pub struct ArgumentError {
     pub pointer: String,
     /// What is wrong.
     pub reason: String,
+    /// serde's error, for an `invalid-argument` (shared: the error is `Clone`).
+    source: Option<Arc<serde_json::Error>>,
+}
+
+impl ArgumentError {
+    fn new(code: &'static str, pointer: String, reason: String) -> Self {
+        ArgumentError {
+            code,
+            pointer,
+            reason,
+            source: None,
+        }
+    }
+}
+
+impl PartialEq for ArgumentError {
+    fn eq(&self, other: &Self) -> bool {
+        (self.code, &self.pointer, &self.reason) == (other.code, &other.pointer, &other.reason)
+    }
+}
+
+impl Eq for ArgumentError {}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.pointer, self.reason, self.code)
+    }
+}
+
+impl std::error::Error for ArgumentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }
 
 /// A call's arguments object, taken apart one input at a time.
@@ -34,14 +75,14 @@ impl Arguments {
             Value::Null => Ok(Arguments { map: Map::new() }),
             other => Err(ToolError::Arguments {
                 tool: tool.to_owned(),
-                errors: vec![ArgumentError {
-                    code: "arguments-not-object",
-                    pointer: String::new(),
-                    reason: format!(
+                errors: vec![ArgumentError::new(
+                    "arguments-not-object",
+                    String::new(),
+                    format!(
                         "the arguments must be an object keyed by input title, not {}",
                         kind(&other)
                     ),
-                }],
+                )],
             }),
         }
     }
@@ -50,11 +91,11 @@ impl Arguments {
     pub fn required<T: DeserializeOwned>(&mut self, title: &str) -> Result<T, ArgumentError> {
         match self.map.shift_remove(title) {
             Some(value) => decode(title, value),
-            None => Err(ArgumentError {
-                code: "missing-argument",
-                pointer: pointer(title),
-                reason: format!("the required argument `{title}` is missing"),
-            }),
+            None => Err(ArgumentError::new(
+                "missing-argument",
+                pointer(title),
+                format!("the required argument `{title}` is missing"),
+            )),
         }
     }
 
@@ -95,10 +136,12 @@ impl Arguments {
         Err(self
             .map
             .keys()
-            .map(|k| ArgumentError {
-                code: "unknown-argument",
-                pointer: pointer(k),
-                reason: format!("unknown argument `{k}`; {expected}"),
+            .map(|k| {
+                ArgumentError::new(
+                    "unknown-argument",
+                    pointer(k),
+                    format!("unknown argument `{k}`; {expected}"),
+                )
             })
             .collect())
     }
@@ -140,10 +183,12 @@ fn decode<T: DeserializeOwned>(title: &str, value: Value) -> Result<T, ArgumentE
                 serde_path_to_error::Segment::Unknown => {}
             }
         }
+        let source = e.into_inner();
         ArgumentError {
             code: "invalid-argument",
             pointer: p,
-            reason: e.into_inner().to_string(),
+            reason: source.to_string(),
+            source: Some(Arc::new(source)),
         }
     })
 }

@@ -1,5 +1,8 @@
 //! What can go wrong describing, registering and calling a tool.
 
+use std::fmt;
+use std::sync::Arc;
+
 use super::ArgumentError;
 
 /// A call that did not produce a result, or a tool that could not be registered.
@@ -38,12 +41,22 @@ pub enum ToolError {
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
     /// The function's result could not be written as JSON.
-    #[error("tool `{tool}` returned a value that cannot be written as JSON: {reason}")]
+    #[error("tool `{tool}` returned a value that cannot be written as JSON: {source}")]
     Output {
         /// The tool's name.
         tool: String,
-        /// serde's message.
-        reason: String,
+        /// serde's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The function panicked; the panic was caught and the call ends with this error.
+    #[error("tool `{tool}` panicked: {message}")]
+    Panicked {
+        /// The tool's name.
+        tool: String,
+        /// The panic's message (`"a panic without a message"` when its payload is not a
+        /// string).
+        message: String,
     },
     /// The tool cannot be described.
     #[error(transparent)]
@@ -59,14 +72,18 @@ impl ToolError {
             ToolError::Arguments { .. } => "invalid-arguments",
             ToolError::Execution { .. } => "tool-failed",
             ToolError::Output { .. } => "invalid-output",
+            ToolError::Panicked { .. } => "tool-panicked",
             ToolError::Spec(e) => e.code,
         }
     }
 }
 
 /// Why a tool's description could not be built from its Rust types.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot describe tool `{tool}`: {message} (at {pointer}; {code})")]
+///
+/// An `invalid-default` whose value cannot be written as JSON keeps serde's error as its
+/// [`source`](std::error::Error::source). Two errors are equal when their tool, code,
+/// message and pointer are.
+#[derive(Debug, Clone)]
 pub struct SpecError {
     /// The tool's name.
     pub tool: String,
@@ -77,6 +94,35 @@ pub struct SpecError {
     pub message: String,
     /// JSON pointer into the tool's `ServerTool` component (`/inputs/1/items`).
     pub pointer: String,
+    /// serde's error (shared: the error is `Clone`, and kept in a `static` by `#[tool]`).
+    pub(crate) source: Option<Arc<serde_json::Error>>,
+}
+
+impl PartialEq for SpecError {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.tool, self.code, &self.message, &self.pointer)
+            == (&other.tool, other.code, &other.message, &other.pointer)
+    }
+}
+
+impl Eq for SpecError {}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot describe tool `{}`: {} (at {}; {})",
+            self.tool, self.message, self.pointer, self.code
+        )
+    }
+}
+
+impl std::error::Error for SpecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }
 
 fn names(names: &[String]) -> String {

@@ -20,7 +20,9 @@ pub use schema::{Contract, SpecBuilder, property};
 
 use indexmap::IndexMap;
 use serde_json::Value;
+use std::any::Any;
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
@@ -257,7 +259,9 @@ impl Toolbox {
         Self::default()
     }
 
-    /// Adds `tool`; fails if it cannot be described or its name is taken.
+    /// Adds `tool`; fails if it cannot be described ([`ToolError::Spec`] with the
+    /// [`SpecError`] of [`RustTool::spec`], such as a recursive argument type) or its name is
+    /// taken ([`ToolError::Duplicate`]). A tool that fails is not added.
     pub fn register(&mut self, tool: impl RustTool) -> Result<&mut Self, ToolError> {
         let spec = RustTool::spec(&tool).map_err(|e| ToolError::Spec(e.clone()))?;
         if self.tools.contains_key(spec.name()) {
@@ -323,16 +327,32 @@ impl Toolbox {
     }
 
     /// Calls the tool `name` with `args` (a JSON object keyed by input title).
+    ///
+    /// A tool that panics does not unwind into the caller: the panic is caught (each poll of
+    /// the tool's future runs under [`std::panic::catch_unwind`]) and the call ends with
+    /// [`ToolError::Panicked`], holding the panic's message. The panic hook still runs (by
+    /// default it prints the message to stderr), and a build with `panic = "abort"` aborts
+    /// as it always does.
     pub async fn call(&self, name: &str, args: Value) -> ToolResult {
-        match self.tools.get(name) {
-            Some(tool) => tool.call_boxed(args).await,
-            None => Err(self.unknown(name)),
-        }
+        let Some(tool) = self.tools.get(name) else {
+            return Err(self.unknown(name));
+        };
+        // A hand-written `call` may panic before it returns its future.
+        let future = catch_unwind(AssertUnwindSafe(|| tool.call_boxed(args)))
+            .map_err(|payload| panicked(name, payload.as_ref()))?;
+        CatchPanic { tool: name, future }.await
     }
 
-    /// [`Toolbox::call`] on this thread, waiting for the tool to finish. For tools that do
-    /// not need an async runtime's reactor (plain functions, or async ones that only await
-    /// their own work); use [`Toolbox::call`] inside a runtime otherwise.
+    /// [`Toolbox::call`] on this thread, waiting for the tool to finish (see
+    /// [`block_on`]).
+    ///
+    /// For tools that need no async runtime: plain functions, and async ones that await only
+    /// their own work. A tool whose future needs a runtime's reactor or timer (Tokio's
+    /// `tokio::time::sleep`, its sockets, …) fails here: Tokio panics when it finds no
+    /// runtime, and the call returns that panic as [`ToolError::Panicked`]. Call such tools
+    /// with [`Toolbox::call`] from inside that runtime (`toolbox.call(name, args).await`),
+    /// and do not call `call_blocking` from a task of a runtime: it blocks the thread the
+    /// runtime would drive the tool's I/O on.
     pub fn call_blocking(&self, name: &str, args: Value) -> ToolResult {
         block_on(self.call(name, args))
     }
@@ -345,7 +365,49 @@ impl Toolbox {
     }
 }
 
+/// A tool's call future whose panics become [`ToolError::Panicked`].
+struct CatchPanic<'a> {
+    tool: &'a str,
+    future: BoxCall<'a>,
+}
+
+impl Future for CatchPanic<'_> {
+    type Output = ToolResult;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let this = &mut *self;
+        // Unwind safety: after a panic the future is never polled again (the call is over,
+        // `Ready` is returned), so no broken state of it is observed.
+        match catch_unwind(AssertUnwindSafe(|| this.future.as_mut().poll(cx))) {
+            Ok(poll) => poll,
+            Err(payload) => Poll::Ready(Err(panicked(this.tool, payload.as_ref()))),
+        }
+    }
+}
+
+/// The error for a panic of the tool `tool` whose payload is `payload`: its message when the
+/// payload is a string, as `panic!` with a message makes it.
+fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
+    let message = if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_owned()
+    };
+    ToolError::Panicked {
+        tool: tool.to_owned(),
+        message,
+    }
+}
+
 /// Runs `future` to completion on this thread, parking while it is pending.
+///
+/// A minimal executor: it polls the future, and parks the thread until the future's waker
+/// is called. It provides no reactor or timer, so it suits futures that make progress on
+/// their own (or are woken by another thread); a future that needs a runtime (Tokio's
+/// timers and sockets) must run in that runtime. It does not catch panics: the future's
+/// panic unwinds out of `block_on` (a [`Toolbox`]'s calls catch their tools' panics).
 pub fn block_on<F: Future>(future: F) -> F::Output {
     struct Unpark(std::thread::Thread);
     impl Wake for Unpark {
@@ -385,9 +447,9 @@ pub mod __private {
 
     /// Converts a function's return value into a call result.
     pub fn output<T: serde::Serialize>(tool: &str, value: &T) -> super::ToolResult {
-        serde_json::to_value(value).map_err(|e| super::ToolError::Output {
+        serde_json::to_value(value).map_err(|source| super::ToolError::Output {
             tool: tool.to_owned(),
-            reason: e.to_string(),
+            source,
         })
     }
 

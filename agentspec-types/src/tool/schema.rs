@@ -34,6 +34,30 @@ struct Problem {
     code: &'static str,
     message: String,
     pointer: String,
+    /// serde's error, when a default cannot be written as JSON.
+    source: Option<serde_json::Error>,
+}
+
+impl Problem {
+    fn new(code: &'static str, message: String, pointer: String) -> Self {
+        Problem {
+            code,
+            message,
+            pointer,
+            source: None,
+        }
+    }
+
+    /// The error for the tool `tool` (empty for a lone property).
+    fn into_error(self, tool: String) -> SpecError {
+        SpecError {
+            tool,
+            code: self.code,
+            message: self.message,
+            pointer: self.pointer,
+            source: self.source.map(std::sync::Arc::new),
+        }
+    }
 }
 
 /// The property `title` for values of `T`: its JSON Schema, cleaned for Agent Spec, with
@@ -42,12 +66,7 @@ pub fn property<T: JsonSchema + ?Sized>(
     title: &str,
     contract: Contract,
 ) -> Result<JsonObject, SpecError> {
-    assemble::<T>(title, None, None, contract, "").map_err(|p| SpecError {
-        tool: String::new(),
-        code: p.code,
-        message: p.message,
-        pointer: p.pointer,
-    })
+    assemble::<T>(title, None, None, contract, "").map_err(|p| p.into_error(String::new()))
 }
 
 fn schema_of<T: JsonSchema + ?Sized>(contract: Contract) -> Value {
@@ -77,18 +96,19 @@ fn assemble<T: JsonSchema + ?Sized>(
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
         _ => {
-            return Err(Problem {
-                code: "uninhabited-type",
-                message: format!(
+            return Err(Problem::new(
+                "uninhabited-type",
+                format!(
                     "`{}` admits no value, so no call could pass it",
                     std::any::type_name::<T>()
                 ),
-                pointer: pointer.to_owned(),
-            });
+                pointer.to_owned(),
+            ));
         }
     };
     let mut rest = schema;
-    clean_map(&mut rest, pointer, std::any::type_name::<T>())?;
+    let subject = format!("`{}`, the type of `{title}`,", std::any::type_name::<T>());
+    clean_map(&mut rest, pointer, &subject)?;
     rest.remove("$schema");
     rest.remove("title");
     let type_doc = rest.remove("description");
@@ -125,51 +145,52 @@ fn finish(
     if let Some(d) = default_value
         && !accepts(&Value::Object(out.clone()), &d)
     {
-        return Err(Problem {
-            code: "invalid-default",
-            message: format!("the default {d} of `{title}` does not match its schema"),
-            pointer: pointer.to_owned(),
-        });
+        return Err(Problem::new(
+            "invalid-default",
+            format!("the default {d} of `{title}` does not match its schema"),
+            pointer.to_owned(),
+        ));
     }
     Ok(out)
 }
 
 fn check_title(title: &str, pointer: &str) -> Result<(), Problem> {
     if title.is_empty() || title.contains(TITLE_FORBIDDEN) {
-        return Err(Problem {
-            code: "invalid-title",
-            message: format!(
+        return Err(Problem::new(
+            "invalid-title",
+            format!(
                 "the title `{title}` is empty or has one of . , {{ }} space newline ' \" \
                  (the language forbids them in property titles); rename it"
             ),
-            pointer: pointer.to_owned(),
-        });
+            pointer.to_owned(),
+        ));
     }
     Ok(())
 }
 
-/// Cleans a schema in place, recursively; see the module docs.
-fn clean(value: &mut Value, pointer: &str, type_name: &str) -> Result<(), Problem> {
+/// Cleans a schema in place, recursively; see the module docs. `subject` names the type in
+/// messages (`` `Tree`, the type of `tree`, ``).
+fn clean(value: &mut Value, pointer: &str, subject: &str) -> Result<(), Problem> {
     match value {
-        Value::Object(map) => clean_map(map, pointer, type_name),
+        Value::Object(map) => clean_map(map, pointer, subject),
         _ => Ok(()),
     }
 }
 
-fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Result<(), Problem> {
+fn clean_map(map: &mut Map<String, Value>, pointer: &str, subject: &str) -> Result<(), Problem> {
     if let Some(key) = ["$ref", "$defs", "definitions"]
         .into_iter()
         .find(|k| map.contains_key(*k))
     {
-        return Err(Problem {
-            code: "recursive-type",
-            message: format!(
-                "`{type_name}` is recursive, so its schema needs `{key}`, which Agent Spec \
+        return Err(Problem::new(
+            "recursive-type",
+            format!(
+                "{subject} is recursive, so its schema needs `{key}`, which Agent Spec \
                  properties cannot hold; use a non-recursive type (for example \
                  `serde_json::Value` for the recursive part)"
             ),
-            pointer: pointer.to_owned(),
-        });
+            pointer.to_owned(),
+        ));
     }
     let old = std::mem::take(map);
     for (key, mut sub) in old {
@@ -195,14 +216,14 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
                     for (name, child) in children.iter_mut() {
                         let mut p = here.clone();
                         push_pointer_token(&mut p, name);
-                        clean(child, &p, type_name)?;
+                        clean(child, &p, subject)?;
                     }
                 }
             }
             "anyOf" | "allOf" | "prefixItems" => {
                 if let Value::Array(items) = &mut sub {
                     for (i, child) in items.iter_mut().enumerate() {
-                        clean(child, &format!("{here}/{i}"), type_name)?;
+                        clean(child, &format!("{here}/{i}"), subject)?;
                     }
                 }
             }
@@ -214,7 +235,7 @@ fn clean_map(map: &mut Map<String, Value>, pointer: &str, type_name: &str) -> Re
             | "else"
             | "contains"
             | "propertyNames"
-            | "unevaluatedProperties" => clean(&mut sub, &here, type_name)?,
+            | "unevaluatedProperties" => clean(&mut sub, &here, subject)?,
             _ => {}
         }
         map.insert(key, sub);
@@ -427,6 +448,7 @@ impl SpecBuilder {
                     code: "invalid-default",
                     message: format!("the default of `{title}` cannot be written as JSON: {e}"),
                     pointer: p.to_owned(),
+                    source: Some(e),
                 })?;
                 assemble::<T>(title, description, Some(value), Contract::Deserialize, p)
             },
@@ -471,40 +493,35 @@ impl SpecBuilder {
     pub fn build(self) -> Result<ToolSpec, SpecError> {
         match self.error {
             None => Ok(self.spec),
-            Some(p) => Err(SpecError {
-                tool: self.spec.name,
-                code: p.code,
-                message: p.message,
-                pointer: p.pointer,
-            }),
+            Some(p) => Err(p.into_error(self.spec.name)),
         }
     }
 }
 
 fn duplicate(title: &str, pointer: &str) -> Problem {
-    Problem {
-        code: "duplicate-property",
-        message: format!("two properties are titled `{title}`; rename one"),
-        pointer: pointer.to_owned(),
-    }
+    Problem::new(
+        "duplicate-property",
+        format!("two properties are titled `{title}`; rename one"),
+        pointer.to_owned(),
+    )
 }
 
 /// The outputs of a struct-like `T`, one per property of its schema.
 fn fields<T: JsonSchema + ?Sized>() -> Result<Vec<JsonObject>, Problem> {
     let type_name = std::any::type_name::<T>();
     let mut schema = schema_of::<T>(Contract::Serialize);
-    clean(&mut schema, "/outputs", type_name)?;
+    clean(&mut schema, "/outputs", &format!("`{type_name}`"))?;
     let props = match schema.get_mut("properties").map(Value::take) {
         Some(Value::Object(props)) if schema.get("type") == Some(&"object".into()) => props,
         _ => {
-            return Err(Problem {
-                code: "outputs-not-object",
-                message: format!(
+            return Err(Problem::new(
+                "outputs-not-object",
+                format!(
                     "one output per field needs a struct written as a JSON object; \
                      `{type_name}` is not one"
                 ),
-                pointer: "/outputs".into(),
-            });
+                "/outputs".into(),
+            ));
         }
     };
     let mut outputs: Vec<JsonObject> = Vec::with_capacity(props.len());
@@ -517,11 +534,11 @@ fn fields<T: JsonSchema + ?Sized>() -> Result<Vec<JsonObject>, Problem> {
             return Err(duplicate(&name, &pointer));
         }
         let Value::Object(mut rest) = field else {
-            return Err(Problem {
-                code: "outputs-not-object",
-                message: format!("the field `{name}` of `{type_name}` has no schema"),
+            return Err(Problem::new(
+                "outputs-not-object",
+                format!("the field `{name}` of `{type_name}` has no schema"),
                 pointer,
-            });
+            ));
         };
         rest.remove("title");
         let doc = rest.remove("description");
