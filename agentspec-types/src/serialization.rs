@@ -163,6 +163,16 @@ pub mod value {
     }
 }
 
+/// Writes `value` through its JSON, secrets included or redacted.
+#[doc(hidden)]
+pub fn serialize<T: AgentSpecSerde, S: Serializer>(
+    value: &T,
+    include_secrets: bool,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    value.to_json(include_secrets).serialize(serializer)
+}
+
 /// Reads `T` through a JSON value, mapping a loader error to the deserializer's error.
 #[doc(hidden)]
 pub fn deserialize<'de, T: AgentSpecSerde, D: Deserializer<'de>>(
@@ -195,10 +205,7 @@ macro_rules! __impl_serde {
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
-                $crate::serde::Serialize::serialize(
-                    &$crate::serialization::AgentSpecSerde::to_json(self, false),
-                    serializer,
-                )
+                $crate::serialization::serialize(self, false, serializer)
             }
         }
         #[automatically_derived]
@@ -207,10 +214,7 @@ macro_rules! __impl_serde {
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
-                $crate::serde::Serialize::serialize(
-                    &$crate::serialization::AgentSpecSerde::to_json(self, true),
-                    serializer,
-                )
+                $crate::serialization::serialize(self, true, serializer)
             }
         }
         #[automatically_derived]

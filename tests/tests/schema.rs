@@ -126,8 +126,10 @@ fn every_corpus_document_validates_against_the_schema_of_its_version() {
 #[test]
 fn the_published_file_rejects_what_its_repaired_schema_accepts() {
     let document = generated("agent_simple_server_tool.json");
-    let published =
-        std::fs::read_to_string(fixture("../../agentspec-codegen/schema/agentspec_json_spec_25_4_1.json")).unwrap();
+    let published = std::fs::read_to_string(fixture(
+        "../../agentspec-codegen/schema/agentspec_json_spec_25_4_1.json",
+    ))
+    .unwrap();
     let published = Validator::new(serde_json::from_str(&published).unwrap());
     assert!(
         published.check(&document).is_err(),
@@ -216,8 +218,10 @@ fn the_version_negative_files_behave_as_stated() {
 #[test]
 fn fields_the_sdk_writes_but_a_file_lacks_are_added() {
     // The 25.4.2 file has no `OpenAiConfig.api_key`, which pyagentspec writes at 25.4.2.
-    let published =
-        std::fs::read_to_string(fixture("../../agentspec-codegen/schema/agentspec_json_spec_25_4_2.json")).unwrap();
+    let published = std::fs::read_to_string(fixture(
+        "../../agentspec-codegen/schema/agentspec_json_spec_25_4_2.json",
+    ))
+    .unwrap();
     let published: Value = serde_json::from_str(&published).unwrap();
     assert!(
         published
