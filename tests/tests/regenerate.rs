@@ -134,3 +134,18 @@ fn diff_reports_changes_and_what_breaks() {
         .count();
     assert_eq!(added, 15);
 }
+
+#[test]
+fn a_build_script_watches_the_schema_folder_so_an_added_file_is_seen() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../agentspec-codegen/schema");
+    let settings = Settings::new().schema_dir(&dir).unwrap();
+    let watched: Vec<_> = settings.watched_paths().collect();
+    assert_eq!(watched[0], dir.as_path(), "the folder itself, first");
+    assert_eq!(
+        watched.len(),
+        1 + settings.schema_paths().count(),
+        "then every file read"
+    );
+    // bundled schemas are read from no file: nothing to watch
+    assert_eq!(Settings::new().bundled_schemas().watched_paths().count(), 0);
+}
