@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let agent = Agent::new("calculator", llm, "Compute with the tools you have.")
         .with_id("calculator")
         .with_tools(toolbox.tools());
-    println!("{}", Document::at_min_version(agent).to_json_pretty());
+    println!("{}", Document::at_min_version(agent)?.to_json_pretty());
     Ok(())
 }
 // README end

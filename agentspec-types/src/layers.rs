@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["codec"],
     &["plugin", "__private"],
     &["generated"],
-    &["check", "layout"],
+    &["check", "layout", "infer"],
     &["document"],
     &["resolve", "validate", "graph", "serialization"],
     &["tool"],

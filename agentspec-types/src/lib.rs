@@ -57,8 +57,9 @@
 //!     .with_api_key("sk-…"); // a secret: written as a placeholder unless asked for
 //! let agent = Agent::new("helper", llm, "You help.")
 //!     .with_tools([ServerTool::new("lookup").with_description("Looks things up.")]);
-//! let json = Document::at_min_version(agent).to_json_pretty();
+//! let json = Document::at_min_version(agent)?.to_json_pretty();
 //! assert!(json.contains(r#""component_type": "OpenAiCompatibleConfig""#));
+//! # Ok::<(), agentspec_types::LoadError>(())
 //! ```
 //!
 //! With the `macros` feature, `#[tool]` turns Rust functions into tools and
@@ -110,6 +111,7 @@ pub mod document;
 pub use document::components;
 pub mod graph;
 pub mod guide;
+mod infer;
 #[cfg(test)]
 mod layers;
 mod layout;

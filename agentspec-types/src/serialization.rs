@@ -68,7 +68,9 @@
 //! Reading runs the loader on the value: a wrong `component_type`, a missing field, a bad
 //! value or a dangling reference is an error whose message has the loader's diagnostics (code,
 //! rule, JSON pointer inside the component). A missing `agentspec_version` reads as the newest
-//! version. Warnings are not reported.
+//! version. Warnings are not reported. The pointer is relative to the component; for the path
+//! to it inside your own struct, deserialize through `serde_path_to_error`, which puts the two
+//! together (`agent` + `/llm_config/model_id`).
 //!
 //! # References inside an embedded component
 //!
@@ -78,6 +80,7 @@
 //! component, is read and written as it is, unresolved.
 
 use serde::de::Error as _;
+use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -87,15 +90,15 @@ use crate::document::decode::decode_rooted;
 use crate::document::{Document, LoadError, WriteOptions};
 use crate::model::encoder::Encoder;
 use crate::model::refs::{ComponentRef, RefOr, Sensitive};
-use crate::syntax::sink::PathSink;
 use crate::syntax::value::{ValueSink, value_to_node};
 
 /// How a generated type turns into and from JSON; `#[derive(AgentSpec)]` implements it, and
 /// its `Serialize` and `Deserialize` call it.
 #[doc(hidden)]
 pub trait AgentSpecSerde: Sized {
-    /// The JSON of the value, secrets included or redacted.
-    fn to_json(&self, include_secrets: bool) -> Value;
+    /// The JSON of the value, secrets included or redacted (an error when it cannot be
+    /// written: two different components with one id).
+    fn to_json(&self, include_secrets: bool) -> Result<Value, LoadError>;
     /// Reads the value with the loader's checks.
     fn from_json(value: &Value) -> Result<Self, LoadError>;
 }
@@ -105,27 +108,14 @@ pub trait AgentSpecSerde: Sized {
 pub mod component {
     use super::*;
 
-    /// The component as a document of its own, at the oldest version that holds it.
-    pub fn to_json<C: ComponentSet, T: Encode>(component: &T, include_secrets: bool) -> Value {
-        let oldest = C::VERSIONS
-            .first()
-            .copied()
-            .unwrap_or(crate::Version::NEVER);
-        let probe = Encoder::new(oldest, true);
-        component.encode(&mut PathSink::new(), &probe);
-        let version = probe
-            .needs
-            .into_inner()
-            .iter()
-            .map(|n| n.version)
-            .fold(oldest, Ord::max);
-        let mut sink = ValueSink::new();
-        component.encode(&mut sink, &Encoder::new(version, include_secrets));
-        let mut value = sink.finish();
-        if let Value::Object(map) = &mut value {
-            map.insert("agentspec_version".into(), version.to_string().into());
-        }
-        value
+    /// The component as a document of its own, as
+    /// [`Document::at_min_version`](crate::document::Document::at_min_version) writes it.
+    pub fn to_json<C: ComponentSet + Send + Sync, T: Clone + Into<C>>(
+        component: &T,
+        include_secrets: bool,
+    ) -> Result<Value, LoadError> {
+        let doc = Document::<C>::at_min_version(component.clone())?;
+        Ok(doc.to_value_with(&WriteOptions::new().include_secrets(include_secrets)))
     }
 
     /// Reads a component of type `T` as a document of the set `C`.
@@ -142,11 +132,14 @@ pub mod value {
     use super::*;
 
     /// The value as it is written inside a component, at the newest version.
-    pub fn to_json<C: ComponentSet, T: Encode>(value: &T, include_secrets: bool) -> Value {
+    pub fn to_json<C: ComponentSet, T: Encode>(
+        value: &T,
+        include_secrets: bool,
+    ) -> Result<Value, LoadError> {
         let newest = C::VERSIONS.last().copied().unwrap_or(crate::Version::NEVER);
         let mut sink = ValueSink::new();
         value.encode(&mut sink, &Encoder::new(newest, include_secrets));
-        sink.finish()
+        Ok(sink.finish())
     }
 
     /// Reads a value with the checks of its type, at the newest version.
@@ -170,7 +163,10 @@ pub fn serialize<T: AgentSpecSerde, S: Serializer>(
     include_secrets: bool,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    value.to_json(include_secrets).serialize(serializer)
+    value
+        .to_json(include_secrets)
+        .map_err(S::Error::custom)?
+        .serialize(serializer)
 }
 
 /// Reads `T` through a JSON value, mapping a loader error to the deserializer's error.
@@ -179,7 +175,17 @@ pub fn deserialize<'de, T: AgentSpecSerde, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
     let value = Value::deserialize(deserializer)?;
-    T::from_json(&value).map_err(D::Error::custom)
+    T::from_json(&value).map_err(|e| D::Error::custom(errors(&e)))
+}
+
+/// The errors of a load, without the header a whole document's error has: the component
+/// read is part of whatever the user deserializes.
+fn errors(error: &LoadError) -> String {
+    error
+        .errors()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// `Serialize` and `Deserialize` for a generated type (with the `serde` feature; nothing
@@ -190,7 +196,10 @@ macro_rules! __impl_serde {
     ($kind:ident, $set:ty, $t:ty) => {
         #[automatically_derived]
         impl $crate::serialization::AgentSpecSerde for $t {
-            fn to_json(&self, include_secrets: bool) -> $crate::serde_json::Value {
+            fn to_json(
+                &self,
+                include_secrets: bool,
+            ) -> ::core::result::Result<$crate::serde_json::Value, $crate::LoadError> {
                 $crate::serialization::$kind::to_json::<$set, Self>(self, include_secrets)
             }
             fn from_json(
@@ -375,6 +384,6 @@ impl<C: ComponentSet + Send + Sync> Serialize for Document<C> {
 impl<'de, C: ComponentSet + Send + Sync> Deserialize<'de> for Document<C> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        Document::from_value(&value).map_err(D::Error::custom)
+        Document::from_value(&value).map_err(|e| D::Error::custom(errors(&e)))
     }
 }

@@ -70,3 +70,80 @@ fn a_document_built_in_code_equals_the_one_loaded_from_its_json() {
         "written in pyagentspec's layout"
     );
 }
+
+#[test]
+fn a_flow_built_in_code_is_laid_out_as_pyagentspec_lays_it_out() {
+    use agentspec_types::{ControlFlowEdge, EndNode, Flow, Node, StartNode};
+    let start = Node::from(StartNode::new("start").with_id("start"));
+    let end = Node::from(EndNode::new("end").with_id("end"));
+    let edge = ControlFlowEdge::new("go", start.clone(), end.clone()).with_id("go");
+    let flow = Flow::new("f", start.clone(), [start, end], [edge]).with_id("f");
+    let doc = Document::at_min_version(flow).unwrap();
+    let value = doc.to_value();
+    // written once, under the flow's $referenced_components, referenced everywhere else
+    assert_eq!(value["nodes"][0], json!({"$component_ref": "start"}));
+    assert_eq!(
+        value["control_flow_connections"][0]["to_node"],
+        json!({"$component_ref": "end"})
+    );
+    let shared: Vec<&str> = value["$referenced_components"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(shared, ["end", "start"], "in the order pyagentspec writes them");
+    assert_eq!(Document::from_value(&value).unwrap(), doc);
+}
+
+#[test]
+fn two_different_components_with_one_id_are_an_error() {
+    use agentspec_types::{ControlFlowEdge, EndNode, Flow, Node, StartNode};
+    let start = Node::from(StartNode::new("start").with_id("n"));
+    let end = Node::from(EndNode::new("end").with_id("n"));
+    let edge = ControlFlowEdge::new("go", start.clone(), end.clone());
+    let flow = Flow::new("f", start.clone(), [start, end], [edge]);
+    let error = Document::at_min_version(flow).unwrap_err();
+    assert!(
+        error.diagnostics.iter().any(|d| d.code == "duplicate-id"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_plugin_component_goes_where_its_family_goes() {
+    use agentspec_tests::corpus_plugins::{PluginRegexNode, PluginWeatherService};
+    use agentspec_types::{ControlFlowEdge, EndNode, Flow, Node, NodeFields, StartNode};
+    let regex = PluginRegexNode {
+        base: NodeFields::new("regex").with_id("regex"),
+        regex_pattern: "[0-9]+".into(),
+    };
+    let start = Node::from(StartNode::new("start").with_id("start"));
+    let node = Node::from(regex.clone());
+    let end = Node::from(EndNode::new("end").with_id("end"));
+    let edges = [
+        ControlFlowEdge::new("a", start.clone(), node.clone()).with_id("a"),
+        ControlFlowEdge::new("b", node.clone(), end.clone()).with_id("b"),
+    ];
+    let flow = Flow::new("f", start.clone(), [start, node, end], edges).with_id("f");
+    // the plugin is shared by id, so the document is laid out and read again: with its type
+    let doc = Document::at_min_version(flow).unwrap();
+    let Component::Flow(flow) = doc.root() else {
+        panic!("a flow")
+    };
+    let shared = &flow.referenced_components["regex"];
+    let Component::Plugin(plugin) = shared else {
+        panic!("the plugin, shared: {shared:?}")
+    };
+    assert_eq!(plugin.downcast_ref::<PluginRegexNode>(), Some(&regex));
+    // any plugin is a component, and a document root
+    let service = PluginWeatherService {
+        base: agentspec_types::ComponentFields::new("weather").with_id("w"),
+        endpoint: "http://weather".into(),
+        units: None,
+        llm_config: VllmConfig::new("vllm", "llama", "http://vllm").into(),
+    };
+    let doc = Document::at_min_version(service).unwrap();
+    assert_eq!(doc.root().id(), "w");
+    let _: RefOr<Node> = regex.into();
+}

@@ -74,7 +74,7 @@ fn a_users_struct_round_trips_through_yaml() {
 fn a_component_is_written_as_pyagentspec_writes_it_alone() {
     let config = config();
     let value = serde_json::to_value(&config.agent).unwrap();
-    let document = Document::at_min_version(config.agent.clone()).to_value();
+    let document = Document::at_min_version(config.agent.clone()).unwrap().to_value();
     assert_eq!(value, document);
     assert_eq!(
         value

@@ -291,7 +291,7 @@ fn documents_built_in_code_are_written_at_their_minimum_version() {
         ("generated/agent_simple_server_tool.json", "25.4.1"),
     ] {
         let doc = agentspec_types::Document::from_path(agentspec_tests::fixture(name)).unwrap();
-        let built = agentspec_types::Document::at_min_version(doc.root().clone());
+        let built = agentspec_types::Document::at_min_version(doc.root().clone()).unwrap();
         assert_eq!(built.agentspec_version().to_string(), expected, "{name}");
         assert_eq!(
             built.to_value(),

@@ -103,6 +103,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
                 schema.insert("additionalProperties".into(), false.into());
                 #p::serde_json::Value::Object(schema)
             }
+            type Family = <#base_ty as #fields_trait>::Family;
             fn extends() -> &'static [&'static str] {
                 <<#base_ty as #fields_trait>::Family as #p::Tagged>::MEMBERS
             }
@@ -185,6 +186,9 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
             fn eq_dyn(&self, other: &dyn #krate::plugin::PluginComponent) -> bool {
                 other.as_any().downcast_ref::<Self>() == ::core::option::Option::Some(self)
             }
+            fn register_type(&self) -> ::core::option::Option<fn(&mut dyn ::core::any::Any)> {
+                ::core::option::Option::Some(#p::register_plugin::<Self>)
+            }
             fn as_any(&self) -> &dyn ::core::any::Any {
                 self
             }
@@ -215,6 +219,7 @@ pub fn fallback(krate: &syn::Path, name: &syn::Ident) -> TokenStream {
             const PLUGIN_VERSION: &'static str = "";
             fn family_schema_name() -> &'static str { ::core::unreachable!() }
             fn json_schema() -> #p::serde_json::Value { ::core::unreachable!() }
+            type Family = #p::NoFamily;
             fn extends() -> &'static [&'static str] { ::core::unreachable!() }
             fn decode_body(_: ::std::vec::Vec<#p::Entry>, _: u32, _: &mut #p::Decoder, _: &#p::Path<'_>) -> ::core::option::Option<Self> { ::core::unreachable!() }
         }

@@ -139,6 +139,10 @@ pub trait PluginType: PluginComponent + Sized {
     /// may. Every component type for a plugin that extends no family (it then stands only
     /// where any component may: a document root, `$referenced_components`).
     fn extends() -> &'static [&'static str];
+    /// The family enum it extends (`Node`; `Component` for none): a plugin component converts
+    /// into it (`Node::from(plugin)`) and into a [`RefOr`](crate::RefOr) of it, as the family's
+    /// own members do.
+    type Family;
     /// The published schema's name of the family it extends (`Node`; `Component` for none).
     fn family_schema_name() -> &'static str;
     /// Its JSON Schema, in the published files' `Base<X>` form: an object with
@@ -153,6 +157,11 @@ pub trait PluginType: PluginComponent + Sized {
         path: &crate::codec::Path<'_>,
     ) -> Option<Self>;
 }
+
+/// The family of a plugin type whose declaration has an error (no value has it).
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum NoFamily {}
 
 /// How to read one registered plugin type.
 #[derive(Clone, Copy)]
@@ -180,6 +189,17 @@ impl Registered {
 impl std::fmt::Debug for Registered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.rust_type)
+    }
+}
+
+/// Registers `T` in `registry`, a [`PluginRegistry`] seen as `Any` (what
+/// [`PluginComponent::register_type`](crate::plugin::PluginComponent::register_type) gives).
+#[doc(hidden)]
+pub fn register_plugin<T: PluginType>(registry: &mut dyn std::any::Any) {
+    if let Some(registry) = registry.downcast_mut::<PluginRegistry>()
+        && !registry.types.contains_key(T::COMPONENT_TYPE)
+    {
+        let _ = registry.register::<T>();
     }
 }
 

@@ -356,11 +356,7 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 
     fn normalize_with(value: &serde_json::Value, reload: &Reload) -> Result<Self, LoadError> {
-        let mut value = value.clone();
-        layout::give_fresh_ids(&mut value);
-        let (expanded, unused) = layout::expand(&value, &HashMap::new())?;
-        let laid_out = layout::layout(&expanded, unused)?;
-        reload.load(&laid_out)
+        reload.load(&lay_out(value)?)
     }
 
     /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
@@ -766,6 +762,26 @@ impl WriteOptions {
         self.include_secrets = include;
         self
     }
+}
+
+/// `value` (a document or component written with its secrets) in pyagentspec's layout:
+/// every component has an id, and one used at several places (copies with the same id) is
+/// written once, under the `$referenced_components` of the component that owns all its uses,
+/// and referenced elsewhere.
+pub(crate) fn lay_out(value: &serde_json::Value) -> Result<serde_json::Value, LoadError> {
+    lay_out_with(value, |_| {})
+}
+
+/// [`lay_out`], with `edit` applied to the expanded tree (every component inline) first.
+pub(crate) fn lay_out_with(
+    value: &serde_json::Value,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> Result<serde_json::Value, LoadError> {
+    let mut value = value.clone();
+    layout::give_fresh_ids(&mut value);
+    let (mut expanded, unused) = layout::expand(&value, &HashMap::new())?;
+    edit(&mut expanded);
+    Ok(layout::layout(&expanded, unused)?)
 }
 
 /// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug

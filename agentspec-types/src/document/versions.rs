@@ -8,9 +8,63 @@ use crate::syntax::value::ValueSink;
 use crate::version::Version;
 
 impl<C: ComponentSet + Send> Document<C> {
-    /// A document for `root`, written at the oldest version that can hold it (as pyagentspec
-    /// writes what is built in code); see [`Document::min_version`].
-    pub fn at_min_version(root: impl Into<C>) -> Self
+    /// A document for `root`, built in code, as pyagentspec writes what is built in code:
+    /// - at the oldest version that can hold it (see [`Document::min_version`]);
+    /// - a component used at several places (copies with the same id) written once, under the
+    ///   `$referenced_components` of the component that owns all its uses, and referenced
+    ///   everywhere else;
+    /// - the `inputs` and `outputs` left unset (`None`) and the `branches` of a node left empty
+    ///   inferred as pyagentspec's constructors infer them: from prompt placeholders, a flow's
+    ///   start and end nodes, a node's agent, tool or subflow (see `guide::limits` for the
+    ///   few component types whose rules are not ported yet).
+    ///
+    /// An error when two different components have the same id (`duplicate-id`, as on
+    /// loading).
+    ///
+    /// ```
+    /// use agentspec_types::{ControlFlowEdge, Document, EndNode, Flow, Node, StartNode};
+    /// use serde_json::json;
+    ///
+    /// let start = Node::from(StartNode::new("start").with_id("start"));
+    /// let end = Node::from(EndNode::new("end").with_id("end"));
+    /// // each node stands in `nodes` and in the edge: copies with the same id
+    /// let edge = ControlFlowEdge::new("go", start.clone(), end.clone()).with_id("go");
+    /// let flow = Flow::new("greet", start.clone(), [start, end], [edge]).with_id("greet");
+    /// let doc = Document::at_min_version(flow)?;
+    /// let value = doc.to_value();
+    /// assert_eq!(value["start_node"], json!({"$component_ref": "start"}));
+    /// assert_eq!(value["$referenced_components"]["start"]["component_type"], "StartNode");
+    /// assert!(doc.validate().is_empty());
+    /// assert_eq!(Document::from_value(&value)?, doc);
+    /// # Ok::<(), agentspec_types::LoadError>(())
+    /// ```
+    pub fn at_min_version(root: impl Into<C>) -> Result<Self, LoadError>
+    where
+        C: Sync,
+    {
+        let newest = C::VERSIONS.last().copied().unwrap_or(Version::NEVER);
+        let doc = Self::new(root, newest);
+        let all = doc.to_value_with(&super::WriteOptions::new().include_secrets(true));
+        // read back with the plugin types it holds, and keeping raw plugin components
+        let mut plugins = crate::codec::plugin::PluginRegistry::new();
+        for c in doc.components() {
+            if let Some(register) = c.as_plugin().and_then(|p| p.get().register_type()) {
+                register(&mut plugins);
+            }
+        }
+        let reload = super::Reload {
+            keep_unknown: true,
+            plugins: Some(plugins),
+        };
+        let built = super::lay_out_with(&all, crate::infer::infer)?;
+        let mut doc = reload.load(&built)?;
+        doc.version = doc.min_version().0;
+        Ok(doc)
+    }
+
+    /// [`Document::at_min_version`] for a root that shares nothing by id (a tool's
+    /// description): no layout needed, so no error.
+    pub(crate) fn at_own_min_version(root: C) -> Self
     where
         C: Sync,
     {

@@ -33,6 +33,12 @@ pub trait PluginComponent: Any + Send + Sync + std::fmt::Debug {
     /// Itself, to downcast.
     fn as_any(&self) -> &dyn Any;
     #[doc(hidden)]
+    /// Registers its type in the plugin registry given as `Any` (`#[derive(Component)]`
+    /// does), so that a document built in code can be read again with the plugins it holds.
+    fn register_type(&self) -> Option<fn(&mut dyn Any)> {
+        None
+    }
+    #[doc(hidden)]
     /// Calls `f` for every component held in its fields, at any depth, and for every
     /// non-empty `$referenced_components` map before its entries (the maps' component set
     /// erased: a walk over a set of components sees the maps of that set).

@@ -194,7 +194,7 @@ impl ToolSpec {
             ToolKind::Server => crate::Component::ServerTool(Box::new(self.server_tool())),
             ToolKind::Client => crate::Component::ClientTool(Box::new(self.client_tool())),
         };
-        crate::Document::at_min_version(root)
+        crate::Document::at_own_min_version(root)
     }
 }
 

@@ -53,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // an agent built in code, with the toolbox's tools, written as pyagentspec writes it
     let llm = OpenAiCompatibleConfig::new("llm", "gpt-oss-120b", "http://localhost:8000/v1");
     let agent = Agent::new("calculator", llm.clone(), "Compute.").with_tools(toolbox.tools());
-    let written = Document::at_min_version(agent).to_value();
+    let written = Document::at_min_version(agent)?.to_value();
     assert_eq!(written["tools"][0]["component_type"], "ServerTool");
     println!("agent: built in code with {} tool", written["tools"].as_array().unwrap().len());
 
