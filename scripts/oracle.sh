@@ -12,3 +12,6 @@ cargo build --quiet --locked -p agentspec-cli
 cargo run --quiet --locked -p agentspec-types --features macros --example agent_in_code \
   > target/agent_in_code.json
 "$venv/bin/python" scripts/oracle_built.py target/agent_in_code.json
+# Components built in code both ways: pyagentspec's constructors and ours infer the same.
+cargo run --quiet --locked -p agentspec-tests --bin agentspec-built > target/built.jsonl
+"$venv/bin/python" scripts/oracle_built.py --cases target/built.jsonl

@@ -4,6 +4,25 @@ const _: () = {
     >() {}
     let _: fn() = extends::<NodeFields>;
 };
+#[automatically_derived]
+impl ::core::convert::From<PluginRegexNode> for agentspec_types::Node {
+    fn from(component: PluginRegexNode) -> Self {
+        agentspec_types::Node::Plugin(
+            ::agentspec_types::__private::Plugin::new(component),
+        )
+    }
+}
+#[automatically_derived]
+impl ::core::convert::From<PluginRegexNode>
+for ::agentspec_types::__private::RefOr<agentspec_types::Node> {
+    fn from(component: PluginRegexNode) -> Self {
+        ::agentspec_types::__private::RefOr::Inline(
+            agentspec_types::Node::Plugin(
+                ::agentspec_types::__private::Plugin::new(component),
+            ),
+        )
+    }
+}
 const _: () = ::core::assert!(
     ! ::agentspec_types::__private::has_key(< NodeFields as
     ::agentspec_types::__private::FamilyFields > ::KEYS, "regex_pattern"),
@@ -237,6 +256,11 @@ impl ::agentspec_types::plugin::PluginComponent for PluginRegexNode {
     }
     fn eq_dyn(&self, other: &dyn ::agentspec_types::plugin::PluginComponent) -> bool {
         other.as_any().downcast_ref::<Self>() == ::core::option::Option::Some(self)
+    }
+    fn register_type(&self) -> ::core::option::Option<fn(&mut dyn ::core::any::Any)> {
+        ::core::option::Option::Some(
+            ::agentspec_types::__private::register_plugin::<Self>,
+        )
     }
     fn as_any(&self) -> &dyn ::core::any::Any {
         self

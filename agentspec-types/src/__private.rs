@@ -3,7 +3,7 @@
 //! change in any release, the way serde's `__private` is.
 
 pub use crate::JsonObject;
-pub use crate::codec::plugin::{FamilyFields, FieldSchema, NoFamily, has_key, register_plugin};
+pub use crate::codec::plugin::{FamilyFields, FieldSchema, has_key, register_plugin};
 pub use crate::codec::{
     ComponentInfo, ComponentSet, Decode, Decoder, Encode, Encoder, NewerField, Path, SecretField,
     Slot, Tagged, fresh_id, gates,

@@ -5,6 +5,12 @@ pub mod documents {
     #![doc = include_str!("../docs/guide/documents.md")]
 }
 
+/// Building components and documents in code: constructors, setters, shared components,
+/// inference.
+pub mod building {
+    #![doc = include_str!("../docs/guide/building.md")]
+}
+
 /// Plugin components with `#[derive(Component)]`.
 pub mod plugins {
     #![doc = include_str!("../docs/guide/plugins.md")]

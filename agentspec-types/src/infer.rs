@@ -5,7 +5,8 @@
 //!
 //! The rules are pyagentspec 26.3.1's `_get_inferred_inputs`, `_get_inferred_outputs` and
 //! `_get_inferred_branches`, for the component types below; a type without a rule here keeps
-//! `null` (pyagentspec infers it when it loads the document).
+//! `null` (pyagentspec infers it when it loads the document), and a plugin component is left
+//! as built.
 
 use serde_json::{Map, Value, json};
 
@@ -26,6 +27,10 @@ pub(crate) fn infer(value: &mut Value) {
 }
 
 fn infer_component(c: &mut Map<String, Value>) {
+    if c.contains_key("component_plugin_name") {
+        // a plugin's rules are its own (`#[component(io = …)]`): it is written as built
+        return;
+    }
     let ty = c["component_type"].as_str().unwrap_or_default().to_owned();
     if c.get("inputs").is_some_and(Value::is_null)
         && let Some(inputs) = inputs(&ty, c)
@@ -37,7 +42,8 @@ fn infer_component(c: &mut Map<String, Value>) {
     {
         c.insert("outputs".into(), Value::Array(outputs));
     }
-    if c.get("branches").is_some_and(|b| b.as_array().is_some_and(Vec::is_empty))
+    if c.get("branches")
+        .is_some_and(|b| b.as_array().is_some_and(Vec::is_empty))
         && let Some(mut branches) = branches(&ty, c)
     {
         branches.sort();
@@ -81,19 +87,25 @@ fn collect_placeholders(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// pyagentspec's `{{\s*(\w+)\s*}}`.
+/// pyagentspec's `{{\s*(\w+)\s*}}`, scanned as its regex scans: a match ends where its `}}`
+/// does; a failed attempt moves on by one character.
 fn placeholders_in(text: &str, out: &mut Vec<String>) {
-    let mut rest = text;
-    while let Some(start) = rest.find("{{") {
-        rest = &rest[start + 2..];
-        let inner = rest.trim_start();
+    let mut at = 0;
+    while let Some(found) = text[at..].find("{{") {
+        let start = at + found;
+        let inner = text[start + 2..].trim_start();
         let name: String = inner
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
         let after = inner[name.len()..].trim_start();
-        if !name.is_empty() && after.starts_with("}}") && !out.contains(&name) {
-            out.push(name);
+        if !name.is_empty() && after.starts_with("}}") {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+            at = text.len() - after.len() + 2;
+        } else {
+            at = start + 1;
         }
     }
 }
@@ -180,7 +192,11 @@ fn outputs(ty: &str, c: &Map<String, Value>) -> Option<Vec<Value>> {
             // the outputs every end node has, as the first end node to have each writes it
             let ends = end_nodes(Some(c));
             let mut out: Vec<Value> = Vec::new();
-            for property in ends.iter().filter_map(|e| e.get("outputs")?.as_array()).flatten() {
+            for property in ends
+                .iter()
+                .filter_map(|e| e.get("outputs")?.as_array())
+                .flatten()
+            {
                 let Some(t) = title(property) else { continue };
                 let everywhere = ends.iter().all(|e| {
                     e.get("outputs")
@@ -206,7 +222,12 @@ fn branches(ty: &str, c: &Map<String, Value>) -> Option<Vec<String>> {
         "BranchingNode" => {
             let mut b = vec!["default".to_owned()];
             if let Some(mapping) = c.get("mapping").and_then(Value::as_object) {
-                b.extend(mapping.values().filter_map(Value::as_str).map(str::to_owned));
+                b.extend(
+                    mapping
+                        .values()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned),
+                );
             }
             b
         }
@@ -225,4 +246,50 @@ fn branches(ty: &str, c: &Map<String, Value>) -> Option<Vec<String>> {
         "CatchExceptionNode" => return None,
         _ => next(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        placeholders_in(text, &mut out);
+        out
+    }
+
+    #[test]
+    fn placeholders_are_pyagentspecs_word_names_once_in_order() {
+        assert_eq!(
+            names("{{b}} {{ a }} {{b}} {{a b}} {{}} {{ é_1 }}"),
+            ["b", "a", "é_1"]
+        );
+        assert_eq!(names("{{ open"), Vec::<String>::new());
+        // as the regex finds it, one character on
+        assert_eq!(names("{{{x}}}"), ["x"]);
+    }
+
+    #[test]
+    fn unset_io_and_empty_branches_are_filled_and_set_ones_kept() {
+        let mut node = json!({"component_type": "LlmNode", "inputs": null, "outputs": null,
+            "branches": [], "prompt_template": "Sum {{a}} and {{b}}"});
+        infer(&mut node);
+        assert_eq!(
+            node["inputs"],
+            json!([{"title": "a", "type": "string"}, {"title": "b", "type": "string"}])
+        );
+        assert_eq!(node["outputs"][0]["title"], "generated_text");
+        assert_eq!(node["branches"], json!(["next"]));
+        let mut given = json!({"component_type": "LlmNode", "inputs": [], "outputs": [{"title": "x"}],
+            "branches": ["next"], "prompt_template": "{{a}}"});
+        let before = given.clone();
+        infer(&mut given);
+        assert_eq!(given, before);
+        // a type without a ported rule keeps null, for pyagentspec to infer on loading
+        let mut map =
+            json!({"component_type": "MapNode", "inputs": null, "outputs": null, "branches": []});
+        infer(&mut map);
+        assert_eq!(map["inputs"], Value::Null);
+        assert_eq!(map["branches"], json!(["next"]));
+    }
 }

@@ -69,7 +69,8 @@
 //! # Where to read on
 //!
 //! The [`guide`] has one page per subject: [`guide::documents`] (loading, writing, the table
-//! of diagnostic codes, validation), [`guide::sharing`] (references, components files,
+//! of diagnostic codes, validation), [`guide::building`] (flows and agents in code),
+//! [`guide::sharing`] (references, components files,
 //! secrets), [`guide::versions`], [`guide::tools`], [`guide::plugins`], [`guide::codegen`]
 //! (your own generated types), [`guide::cli`], [`guide::conformance`] and [`guide::limits`].
 //!

@@ -92,7 +92,11 @@ fn a_flow_built_in_code_is_laid_out_as_pyagentspec_lays_it_out() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(shared, ["end", "start"], "in the order pyagentspec writes them");
+    assert_eq!(
+        shared,
+        ["end", "start"],
+        "in the order pyagentspec writes them"
+    );
     assert_eq!(Document::from_value(&value).unwrap(), doc);
 }
 

@@ -42,11 +42,20 @@ fn config() -> AppConfig {
     }
 }
 
-/// The config as it reads back: a secret written redacted is a placeholder.
+/// The config as it reads back: a secret written redacted is a placeholder, and the agent
+/// built in code is written as pyagentspec writes it (its inputs and outputs inferred).
 fn redacted(mut config: AppConfig) -> AppConfig {
     if let AnyLlmConfig::OpenAiCompatibleConfig(llm) = &mut config.llm {
         llm.api_key = Some(Sensitive::Placeholder("llm.api_key".into()));
     }
+    let Component::Agent(agent) = Document::at_min_version(config.agent.clone())
+        .unwrap()
+        .into_root()
+    else {
+        panic!("an agent")
+    };
+    assert_eq!(agent.inputs, Some(Vec::new()), "inferred: no placeholder");
+    config.agent = *agent;
     config
 }
 
@@ -74,7 +83,9 @@ fn a_users_struct_round_trips_through_yaml() {
 fn a_component_is_written_as_pyagentspec_writes_it_alone() {
     let config = config();
     let value = serde_json::to_value(&config.agent).unwrap();
-    let document = Document::at_min_version(config.agent.clone()).unwrap().to_value();
+    let document = Document::at_min_version(config.agent.clone())
+        .unwrap()
+        .to_value();
     assert_eq!(value, document);
     assert_eq!(
         value

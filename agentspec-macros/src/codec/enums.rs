@@ -147,13 +147,6 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
     } else {
         format!("#/$defs/{}", f.schema_name)
     };
-    let krate = &c.krate;
-    // a plugin type converts into its family (any plugin into the set), as members do
-    let bound = if f.versions.is_some() {
-        quote!(#krate::plugin::PluginType)
-    } else {
-        quote!(#krate::plugin::PluginType<Family = #ename>)
-    };
     // a family's member is a member of the set
     let into_set = f.versions.is_none().then(|| {
         quote! {
@@ -168,17 +161,6 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             }
         }
     });
-    let plugin_from = quote! {
-        #into_set
-        #[automatically_derived]
-        impl<P: #bound> ::core::convert::From<P> for #ename {
-            fn from(component: P) -> Self { #ename::Plugin(#p::Plugin::new(component)) }
-        }
-        #[automatically_derived]
-        impl<P: #bound> ::core::convert::From<P> for #p::RefOr<#ename> {
-            fn from(component: P) -> Self { #p::RefOr::Inline(#ename::Plugin(#p::Plugin::new(component))) }
-        }
-    };
     let set_impl = f.versions.as_ref().map(|versions| {
         let versions = versions.iter().map(|v| cx.version(*v));
         quote! {
@@ -230,7 +212,7 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             fn branches(&self) -> ::core::option::Option<&[::std::string::String]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::branches(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::branches(p), } }
             fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> { match self { #( #ename::#variants(c) => #p::ComponentInfo::field(&**c, key), )* #ename::Plugin(p) => #p::ComponentInfo::field(p, key), } }
         }
-        #plugin_from
+        #into_set
         #[automatically_derived]
         impl ::core::convert::From<#p::Plugin> for #ename {
             fn from(component: #p::Plugin) -> Self { #ename::Plugin(component) }

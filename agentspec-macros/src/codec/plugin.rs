@@ -20,6 +20,25 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
         .map_or_else(|| quote!(::core::env!("CARGO_PKG_VERSION")), |l| quote!(#l));
     let (base_ident, base_ty) = &plugin.base;
     let fields_trait = quote!(#p::FamilyFields);
+    // it converts into its family (`Component` when it extends none) and a `RefOr` of it
+    let family = plugin
+        .extends
+        .as_ref()
+        .map_or_else(|| quote!(#krate::Component), |f| quote!(#f));
+    let family_from = quote! {
+        #[automatically_derived]
+        impl ::core::convert::From<#name> for #family {
+            fn from(component: #name) -> Self {
+                #family::Plugin(#p::Plugin::new(component))
+            }
+        }
+        #[automatically_derived]
+        impl ::core::convert::From<#name> for #p::RefOr<#family> {
+            fn from(component: #name) -> Self {
+                #p::RefOr::Inline(#family::Plugin(#p::Plugin::new(component)))
+            }
+        }
+    };
     let extends_check = plugin.extends.as_ref().map(|family| {
         quote! {
             const _: () = {
@@ -69,6 +88,7 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
     let defaults_impl = super::fields::defaults_impl(name, &defaults);
     quote! {
         #extends_check
+        #family_from
         #( #collisions )*
         #defaults_impl
 
@@ -103,7 +123,6 @@ pub fn plugin(c: &Container, comp: &Component, plugin: &Plugin, cx: &Cx<'_>) -> 
                 schema.insert("additionalProperties".into(), false.into());
                 #p::serde_json::Value::Object(schema)
             }
-            type Family = <#base_ty as #fields_trait>::Family;
             fn extends() -> &'static [&'static str] {
                 <<#base_ty as #fields_trait>::Family as #p::Tagged>::MEMBERS
             }
@@ -219,7 +238,6 @@ pub fn fallback(krate: &syn::Path, name: &syn::Ident) -> TokenStream {
             const PLUGIN_VERSION: &'static str = "";
             fn family_schema_name() -> &'static str { ::core::unreachable!() }
             fn json_schema() -> #p::serde_json::Value { ::core::unreachable!() }
-            type Family = #p::NoFamily;
             fn extends() -> &'static [&'static str] { ::core::unreachable!() }
             fn decode_body(_: ::std::vec::Vec<#p::Entry>, _: u32, _: &mut #p::Decoder, _: &#p::Path<'_>) -> ::core::option::Option<Self> { ::core::unreachable!() }
         }

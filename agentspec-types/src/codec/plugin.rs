@@ -139,10 +139,6 @@ pub trait PluginType: PluginComponent + Sized {
     /// may. Every component type for a plugin that extends no family (it then stands only
     /// where any component may: a document root, `$referenced_components`).
     fn extends() -> &'static [&'static str];
-    /// The family enum it extends (`Node`; `Component` for none): a plugin component converts
-    /// into it (`Node::from(plugin)`) and into a [`RefOr`](crate::RefOr) of it, as the family's
-    /// own members do.
-    type Family;
     /// The published schema's name of the family it extends (`Node`; `Component` for none).
     fn family_schema_name() -> &'static str;
     /// Its JSON Schema, in the published files' `Base<X>` form: an object with
@@ -157,11 +153,6 @@ pub trait PluginType: PluginComponent + Sized {
         path: &crate::codec::Path<'_>,
     ) -> Option<Self>;
 }
-
-/// The family of a plugin type whose declaration has an error (no value has it).
-#[doc(hidden)]
-#[derive(Debug)]
-pub enum NoFamily {}
 
 /// How to read one registered plugin type.
 #[derive(Clone, Copy)]

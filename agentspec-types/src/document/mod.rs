@@ -232,7 +232,9 @@ impl Reload {
 
 impl<C: ComponentSet + Send> Document<C> {
     /// A document for `root` (a component type, or any type that converts into the set's
-    /// `C`), written at `version`.
+    /// `C`), written at `version`, as it is: a component used at several places is written at
+    /// each, and nothing is inferred. For what pyagentspec writes for a component built in
+    /// code, use [`Document::at_min_version`].
     pub fn new(root: impl Into<C>, version: Version) -> Self {
         Document {
             root: root.into(),
