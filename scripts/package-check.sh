@@ -14,11 +14,18 @@ work="$root/target/package-check"
 rm -rf "$work/crates" "$work/outside"
 mkdir -p "$work/crates"
 
+# cargo package verifies each crate against a temporary registry of the new tarballs. Cargo
+# takes a registry crate of a known version to be unchanged, so a rerun would reuse what an
+# earlier run unpacked and built: start from an empty target folder and drop those copies.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rm -rf "$cargo_home"/registry/src/-*/agentspec-*-"$version" "$work/package-target"
+
 echo "-- cargo package (each crate verified from its tarball)"
-cargo package --workspace --exclude agentspec-tests --locked --allow-dirty --quiet
+cargo package --workspace --exclude agentspec-tests --locked --allow-dirty --quiet \
+  --target-dir "$work/package-target"
 for crate in agentspec-codegen agentspec-macros agentspec-types agentspec-cli; do
   # --touch: fresh mtimes, so that a rerun rebuilds what changed
-  tar xzf "target/package/$crate-$version.crate" -C "$work/crates" --touch
+  tar xzf "$work/package-target/package/$crate-$version.crate" -C "$work/crates" --touch
 done
 
 echo "-- the outside crate, on the packaged crates $version"
