@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 source scripts/venv.sh
 cargo build --quiet --locked -p agentspec-cli
 "$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated
+# The documents pyagentspec writes at its own version, 26.3.1 (scripts/gen-corpus-26_3_1.py).
+"$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated-26_3_1
 
 # A document built in code (the README's agent): pyagentspec loads it and writes it back.
 cargo run --quiet --locked -p agentspec-types --features macros --example agent_in_code \

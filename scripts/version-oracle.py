@@ -16,7 +16,7 @@ from pathlib import Path
 from oracle_common import placeholder_registry
 from pyagentspec.serialization import AgentSpecDeserializer
 
-VERSIONS = ["25.4.1", "25.4.2", "26.1.0", "26.1.2"]
+VERSIONS = ["25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.3.1"]
 # Plugin documents need their plugin types; disaggregated mains their components file.
 SKIP_PREFIXES = ("plugin_", "disaggregated_")
 

@@ -338,12 +338,12 @@ fn schema_prints_the_schema_of_a_version() {
     assert_eq!(schema["title"], "Agent Spec 25.4.1 document");
     let newest = agentspec(&["schema"]);
     let schema: serde_json::Value = serde_json::from_str(&stdout(&newest)).unwrap();
-    assert_eq!(schema["$defs"]["RootAgentSpecVersion"]["const"], "26.2.0");
+    assert_eq!(schema["$defs"]["RootAgentSpecVersion"]["const"], "26.4.0");
     let unknown = agentspec(&["schema", "--version", "25.4.0"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&unknown.stderr),
-        "error: no schema for Agent Spec version `25.4.0` (known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.2.0)\n"
+        "error: no schema for Agent Spec version `25.4.0` (known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.2.0, 26.3.0, 26.3.1, 26.4.0)\n"
     );
 }
 

@@ -160,12 +160,23 @@ pub(crate) fn read(files: &[SchemaFile]) -> Result<Model, Error> {
         .ok_or(Error::NoSchema)?;
     let (versions, table) = version_table(files);
     let bodies: Vec<BTreeMap<String, Vec<String>>> = files.iter().map(SchemaFile::bodies).collect();
+    // A version a later file drops from its list (26.2.0; 26.3.0 in the 26.4.0 file) is still
+    // read, but nothing is dated to it: what a file published with it brings exists from the
+    // next version the newest file lists, the one the reference SDK writes for it.
+    let listed = |version: Version| -> Version {
+        newest
+            .versions
+            .iter()
+            .copied()
+            .find(|v| *v >= version)
+            .unwrap_or(version)
+    };
     let since = |type_name: &str, field: Option<&str>| -> Version {
         for (version, &file) in &table {
             if let Some(props) = bodies[file].get(type_name)
                 && field.is_none_or(|f| props.iter().any(|p| p == f))
             {
-                return *version;
+                return listed(*version);
             }
         }
         // Listed only in the newest file under another shape: it exists from its release.

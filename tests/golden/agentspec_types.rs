@@ -19,9 +19,12 @@ pub enum AgentSpecVersionEnum {
     /// `26.1.2`
     #[agentspec(rename = "26.1.2")]
     V26_1_2,
-    /// `26.2.0`
-    #[agentspec(rename = "26.2.0")]
-    V26_2_0,
+    /// `26.3.1`
+    #[agentspec(rename = "26.3.1")]
+    V26_3_1,
+    /// `26.4.0`
+    #[agentspec(rename = "26.4.0")]
+    V26_4_0,
 }
 /// Controls how agents in a Swarm may delegate work to one another.
 ///
@@ -1451,6 +1454,82 @@ pub struct DataFlowEdge {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
+/// Configure an LLM executed by Oracle Database through DBMS_VECTOR_CHAIN.
+#[derive(Debug, Clone, PartialEq, AgentSpec)]
+#[non_exhaustive]
+#[agentspec(component = "DbmsVectorChainLlmConfig", since = "26.3.1")]
+pub struct DbmsVectorChainLlmConfig {
+    /// A unique identifier of the component.
+    ///
+    /// A fresh UUID when not given. Since Agent Spec 26.3.1.
+    #[agentspec(id, since = "26.3.1")]
+    pub id: String,
+    /// The name of the component.
+    ///
+    /// Required. Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub name: String,
+    /// A description of the component.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub description: Option<String>,
+    /// Free-form metadata, kept and written as given.
+    ///
+    /// Default: `{}`. Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1", default = Some(Default::default()))]
+    pub metadata: Option<JsonObject>,
+    /// The `model_id` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Required. Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub model_id: String,
+    /// The `provider` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Required. Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub provider: String,
+    /// The `url` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Required. Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub url: String,
+    /// The `default_generation_parameters` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub default_generation_parameters: Option<LlmGenerationConfig>,
+    /// The `retry_policy` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub retry_policy: Option<RetryPolicy>,
+    /// The `host` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub host: Option<String>,
+    /// The `credential_name` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub credential_name: Option<String>,
+    /// The `transfer_timeout` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1", minimum = 0.0)]
+    pub transfer_timeout: Option<i64>,
+    /// The `connection_config` of the `DbmsVectorChainLlmConfig`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub connection_config: Option<RefOr<OracleDatabaseConnectionConfig>>,
+    /// The components shared inside this one, written under `$referenced_components`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(referenced, since = "26.3.1")]
+    pub referenced_components: IndexMap<String, Component>,
+}
 /// End nodes denote the end of the execution of a flow.
 ///
 /// There might be several end nodes in a flow, in which case the executor of the flow
@@ -2477,6 +2556,11 @@ pub struct MCPTool {
     ///
     /// Required.
     pub client_transport: RefOr<ClientTransport>,
+    /// The `retry_policy` of the `MCPTool`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub retry_policy: Option<RetryPolicy>,
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
@@ -2516,6 +2600,11 @@ pub struct MCPToolBox {
     /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub client_transport: RefOr<ClientTransport>,
+    /// The `retry_policy` of the `MCPToolBox`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub retry_policy: Option<RetryPolicy>,
     /// The `tool_filter` of the `MCPToolBox`.
     ///
     /// Since Agent Spec 25.4.2.
@@ -5200,11 +5289,13 @@ pub struct AgenticComponentFields {
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
 }
-/// A component of the `LlmConfig` family: one of `GeminiConfig`, `LlmConfig`, `OciGenAiConfig`, `OllamaConfig`, `OpenAiCompatibleConfig`, `OpenAiConfig`, `VllmConfig`, or a plugin component.
+/// A component of the `LlmConfig` family: one of `DbmsVectorChainLlmConfig`, `GeminiConfig`, `LlmConfig`, `OciGenAiConfig`, `OllamaConfig`, `OpenAiCompatibleConfig`, `OpenAiConfig`, `VllmConfig`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
 #[non_exhaustive]
 #[agentspec(family = "LlmConfig")]
 pub enum AnyLlmConfig {
+    /// A `DbmsVectorChainLlmConfig`.
+    DbmsVectorChainLlmConfig(Box<DbmsVectorChainLlmConfig>),
     /// A `GeminiConfig`.
     GeminiConfig(Box<GeminiConfig>),
     /// A `LlmConfig`.
@@ -5247,11 +5338,6 @@ pub struct AnyLlmConfigFields {
     ///
     /// Required.
     pub model_id: String,
-    /// The `api_key` of the `AnyLlmConfigFields`.
-    ///
-    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "25.4.2")]
-    pub api_key: Option<Sensitive<String>>,
     /// The `default_generation_parameters` of the `AnyLlmConfigFields`.
     pub default_generation_parameters: Option<LlmGenerationConfig>,
     /// The `retry_policy` of the `AnyLlmConfigFields`.
@@ -6403,6 +6489,11 @@ pub struct ToolBoxFields {
     /// Required. Since Agent Spec 25.4.2.
     #[agentspec(since = "25.4.2")]
     pub client_transport: RefOr<ClientTransport>,
+    /// The `retry_policy` of the `ToolBoxFields`.
+    ///
+    /// Since Agent Spec 26.3.1.
+    #[agentspec(since = "26.3.1")]
+    pub retry_policy: Option<RetryPolicy>,
     /// The `tool_filter` of the `ToolBoxFields`.
     ///
     /// Since Agent Spec 25.4.2.
@@ -6419,7 +6510,16 @@ pub struct ToolBoxFields {
 #[non_exhaustive]
 #[agentspec(
     family = "Component",
-    versions("25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0")
+    versions(
+        "25.4.1",
+        "25.4.2",
+        "26.1.0",
+        "26.1.2",
+        "26.2.0",
+        "26.3.0",
+        "26.3.1",
+        "26.4.0"
+    )
 )]
 pub enum Component {
     /// A `A2AAgent`.
@@ -6448,6 +6548,8 @@ pub enum Component {
     ConversationSummarizationTransform(Box<ConversationSummarizationTransform>),
     /// A `DataFlowEdge`.
     DataFlowEdge(Box<DataFlowEdge>),
+    /// A `DbmsVectorChainLlmConfig`.
+    DbmsVectorChainLlmConfig(Box<DbmsVectorChainLlmConfig>),
     /// A `EndNode`.
     EndNode(Box<EndNode>),
     /// A `Flow`.

@@ -282,7 +282,7 @@ fn versions_unknown_legacy_and_missing() {
         Document::from_path(fixture("edge-cases/missing_agentspec_version.json")).unwrap();
     assert_eq!(
         (missing.agentspec_version(), missing.warnings()[0].code),
-        (Version::new(26, 2, 0), "missing-version")
+        (Version::new(26, 4, 0), "missing-version")
     );
 }
 

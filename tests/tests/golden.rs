@@ -89,7 +89,7 @@ fn snapshot_has_no_untagged_enums_or_flattened_subtypes() {
         .collect();
     assert_eq!(
         components.len(),
-        60,
+        61,
         "one struct per concrete component type of the newest schema"
     );
     let mut families = 0;

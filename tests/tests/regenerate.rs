@@ -149,3 +149,31 @@ fn a_build_script_watches_the_schema_folder_so_an_added_file_is_seen() {
     // bundled schemas are read from no file: nothing to watch
     assert_eq!(Settings::new().bundled_schemas().watched_paths().count(), 0);
 }
+
+#[test]
+fn a_version_a_later_file_drops_is_read_but_nothing_is_dated_to_it() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../agentspec-codegen/schema");
+    let model = Generator::new(Settings::new().schema_dir(&dir).unwrap())
+        .model()
+        .unwrap();
+    let v = |s: &str| Version::parse(s).unwrap();
+    // every file's versions are read: 26.2.0 and 26.3.0 too, which the 26.4.0 file leaves out
+    assert_eq!(
+        model.versions,
+        [
+            "25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0", "26.3.0", "26.3.1", "26.4.0"
+        ]
+        .map(v)
+    );
+    // first in the 26.3.0 file, dated to 26.3.1: the next version the newest file lists
+    assert_eq!(
+        model.components["DbmsVectorChainLlmConfig"].since,
+        v("26.3.1")
+    );
+    let retry = model.components["MCPTool"]
+        .fields
+        .iter()
+        .find(|f| f.json_name == "retry_policy")
+        .unwrap();
+    assert_eq!(retry.since, v("26.3.1"));
+}

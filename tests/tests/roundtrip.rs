@@ -126,3 +126,34 @@ fn yaml_corpus_round_trips_by_value() {
     );
     assert_eq!(passed, 51, "every YAML document of the corpus is checked");
 }
+
+/// The documents pyagentspec 26.3.1 writes at its own version (`fixtures/generated-26_3_1`,
+/// from `scripts/gen-corpus-26_3_1.py`), the components that are new in 26.3.1 among them,
+/// load and are written back with the same content and key order.
+#[test]
+fn documents_written_at_26_3_1_round_trip() {
+    let mut failures = Vec::new();
+    let files = fixtures("generated-26_3_1", "json");
+    for path in &files {
+        let name = stem(path);
+        let text = std::fs::read_to_string(path).unwrap();
+        match Document::from_json_str(&text) {
+            Ok(doc) => {
+                assert_eq!(doc.agentspec_version().to_string(), "26.3.1", "{name}");
+                let written = doc.to_string_with(Output::JsonPretty, &all_values());
+                let original: Value = serde_json::from_str(&text).unwrap();
+                let again: Value = serde_json::from_str(&written).unwrap();
+                if let Err(e) = same_layout(&original, &again, "", true) {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        files.len(),
+        50,
+        "45 corpus documents again, and 5 new in 26.3.1"
+    );
+}

@@ -234,7 +234,9 @@ fn fields_the_sdk_writes_but_a_file_lacks_are_added() {
             .is_some()
     );
     // Every known version has a schema, and only those.
-    for v in ["25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0"] {
+    for v in [
+        "25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0", "26.3.0", "26.3.1", "26.4.0",
+    ] {
         let schema: Value =
             serde_json::from_str(json_schema(Version::parse(v).unwrap()).unwrap()).unwrap();
         assert_eq!(
@@ -247,7 +249,9 @@ fn fields_the_sdk_writes_but_a_file_lacks_are_added() {
 
 #[test]
 fn every_reference_of_every_schema_resolves() {
-    for v in ["25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0"] {
+    for v in [
+        "25.4.1", "25.4.2", "26.1.0", "26.1.2", "26.2.0", "26.3.0", "26.3.1", "26.4.0",
+    ] {
         let mut schema: Value =
             serde_json::from_str(json_schema(Version::parse(v).unwrap()).unwrap()).unwrap();
         corpus_plugins::registry().extend_schema(&mut schema);
