@@ -74,6 +74,10 @@ enum Command {
         /// failing with `plugin-not-registered`.
         #[arg(long)]
         keep_unknown: bool,
+        /// Leave out the keys Agent Spec does not define (kept and written back by default,
+        /// as read; pyagentspec ignores them), reporting each one dropped.
+        #[arg(long)]
+        drop_unknown: bool,
     },
     /// Disaggregate: move components to a components file, referenced from the main document.
     Split {
@@ -200,10 +204,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             version,
             drop_newer,
             keep_unknown,
+            drop_unknown,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
             Ok(mut supplied) => {
                 supplied.keep_unknown = keep_unknown;
-                let write = WriteOptions::new().include_secrets(include_secrets);
+                let write = WriteOptions::new()
+                    .include_secrets(include_secrets)
+                    .drop_unknown(drop_unknown);
                 let target = (to, version.as_deref(), drop_newer);
                 fmt(&file, target, &supplied, &write, out, err)
             }
@@ -650,6 +657,15 @@ fn fmt(
                 return report(path, &e, err);
             }
         };
+    }
+    if write.drops_unknown() {
+        for pointer in doc.unknown_keys() {
+            let _ = writeln!(
+                err,
+                "{}: dropped the key Agent Spec does not define at {pointer}",
+                path.display()
+            );
+        }
     }
     let target = match to {
         Some(TextFormat::Json) => Format::Json,

@@ -364,3 +364,19 @@ fn keep_unknown_writes_plugin_components_back_unchanged() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), std::fs::read_to_string(&path).unwrap());
 }
+
+#[test]
+fn fmt_keeps_unknown_keys_and_drops_them_on_request_with_a_report() {
+    let path = fixture("edge-cases/unknown_extra_keys_ignored.json");
+    let kept = agentspec(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(kept.status.code(), Some(0));
+    assert!(stdout(&kept).contains("\"colour\": \"blue\""));
+    assert!(String::from_utf8_lossy(&kept.stderr).contains("warning[unknown-field]"));
+    let dropped = agentspec(&["fmt", "--drop-unknown", path.to_str().unwrap()]);
+    assert_eq!(dropped.status.code(), Some(0));
+    assert!(!stdout(&dropped).contains("colour"));
+    assert!(
+        String::from_utf8_lossy(&dropped.stderr)
+            .contains("dropped the key Agent Spec does not define at /colour")
+    );
+}

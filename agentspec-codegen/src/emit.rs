@@ -513,7 +513,14 @@ impl Emitter<'_> {
             #[derive(Debug, Clone, PartialEq, AgentSpec)]
             #[non_exhaustive]
             #container
-            pub struct #name { #( #fields )* }
+            pub struct #name {
+                #( #fields )*
+                /// Keys Agent Spec does not define for this component, in the order read: loaded
+                /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+                /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+                #[agentspec(extra)]
+                pub extra: JsonObject,
+            }
         })
     }
 

@@ -490,6 +490,11 @@ pub struct A2AAgent {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to specify configuration settings for establishing a connection in A2A communication.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -556,6 +561,11 @@ pub struct A2AConnectionConfig {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// An agent is a component that can do several rounds of conversation to solve a task.
 ///
@@ -632,6 +642,11 @@ pub struct Agent {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The agent execution node is a node that will execute an agent as part of a flow.
 ///
@@ -742,6 +757,11 @@ pub struct AgentNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Parameters used to specialize an agent for a certain goal or task.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -798,6 +818,11 @@ pub struct AgentSpecializationParameters {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Make an API call.
 ///
@@ -952,6 +977,11 @@ pub struct ApiNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Select the next node to transition to based on a mapping.
 ///
@@ -1086,6 +1116,11 @@ pub struct BranchingNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A tool that is built into and executed by the orchestrator
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -1152,6 +1187,11 @@ pub struct BuiltinTool {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Node to execute a Flow and catch exceptions.
 ///
@@ -1231,6 +1271,11 @@ pub struct CatchExceptionNode {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A tool that needs to be run by the client application.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -1265,6 +1310,11 @@ pub struct ClientTool {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A control flow edge specifies a possible transition from a node to another in a flow.
 ///
@@ -1303,6 +1353,11 @@ pub struct ControlFlowEdge {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Summarizes conversations exceeding a configured size threshold using an LLM and caches
 /// conversation summaries in a ``Datastore``.
@@ -1410,6 +1465,11 @@ pub struct ConversationSummarizationTransform {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A data flow edge specifies how the output of a node propagates as input of another node.
 ///
@@ -1453,6 +1513,11 @@ pub struct DataFlowEdge {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Configure an LLM executed by Oracle Database through DBMS_VECTOR_CHAIN.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -1529,6 +1594,11 @@ pub struct DbmsVectorChainLlmConfig {
     /// Since Agent Spec 26.3.1.
     #[agentspec(referenced, since = "26.3.1")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// End nodes denote the end of the execution of a flow.
 ///
@@ -1683,6 +1753,11 @@ pub struct EndNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A flow is a component to model sequences of operations to do in a precised order.
 ///
@@ -1778,6 +1853,11 @@ pub struct Flow {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The flow node executes a subflow as part of a flow.
 ///
@@ -2055,6 +2135,11 @@ pub struct FlowNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Authentication settings for Gemini via Google AI Studio.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2091,6 +2176,11 @@ pub struct GeminiAIStudioAuthConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Configure a connection to a Gemini LLM (AI Studio or Vertex AI).
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2164,6 +2254,11 @@ pub struct GeminiConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Authentication settings for Gemini via Google Vertex AI.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2210,6 +2305,11 @@ pub struct GeminiVertexAIAuthConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// In-memory datastore for testing and development purposes.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2246,6 +2346,11 @@ pub struct InMemoryCollectionDatastore {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// This node interrupts the execution of the flow in order to wait for a user input, and restarts after receiving it.
 /// An agent message, if given, is appended to the conversation before waiting for input.
@@ -2339,6 +2444,11 @@ pub struct InputMessageNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A LLM configuration defines how to connect to a LLM to do generation requests.
 ///
@@ -2414,6 +2524,11 @@ pub struct LlmConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Execute a prompt template with a given LLM.
 ///
@@ -2521,6 +2636,11 @@ pub struct LlmNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class for tools exposed by MCP servers
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2564,6 +2684,11 @@ pub struct MCPTool {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to dynamically expose a list of tools from a MCP Server.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2615,6 +2740,11 @@ pub struct MCPToolBox {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Specification of MCP tool
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2661,6 +2791,11 @@ pub struct MCPToolSpec {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Mutual-TLS Connection Configuration to Oracle Database.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -2730,6 +2865,11 @@ pub struct MTlsOracleDatabaseConnectionConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Defines a ``ManagerWorkers`` conversational component.
 ///
@@ -2815,6 +2955,11 @@ pub struct ManagerWorkers {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The map node executes a subflow on each element of a given input as part of a flow.
 ///
@@ -3112,6 +3257,11 @@ pub struct MapNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Summarizes oversized messages using an LLM and optionally caches summaries.
 ///
@@ -3204,6 +3354,11 @@ pub struct MessageSummarizationTransform {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// OAuth client identity / registration configuration.
 ///
@@ -3276,6 +3431,11 @@ pub struct OAuthClientConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Configure OAuth-based authentication for a tool or transport.
 ///
@@ -3356,6 +3516,11 @@ pub struct OAuthConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// An agent is a component that can do several rounds of conversation to solve a task.
 ///
@@ -3401,6 +3566,11 @@ pub struct OciAgent {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// OCI client config class for authentication using API_KEY and a config file.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -3441,6 +3611,11 @@ pub struct OciClientConfigWithApiKey {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// OCI client config class for authentication using INSTANCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -3473,6 +3648,11 @@ pub struct OciClientConfigWithInstancePrincipal {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// OCI client config class for authentication using RESOURCE_PRINCIPAL.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -3505,6 +3685,11 @@ pub struct OciClientConfigWithResourcePrincipal {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// OCI client config class for authentication using SECURITY_TOKEN.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -3545,6 +3730,11 @@ pub struct OciClientConfigWithSecurityToken {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to configure a connection to a OCI GenAI hosted model.
 ///
@@ -3620,6 +3810,11 @@ pub struct OciGenAiConfig {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to configure a connection to a local model ran with Ollama.
 ///
@@ -3695,6 +3890,11 @@ pub struct OllamaConfig {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to configure a connection to an LLM that is compatible with OpenAI completions APIs.
 ///
@@ -3774,6 +3974,11 @@ pub struct OpenAiCompatibleConfig {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to configure a connection to a OpenAI LLM.
 ///
@@ -3829,6 +4034,11 @@ pub struct OpenAiConfig {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Datastore that uses Oracle Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -3870,6 +4080,11 @@ pub struct OracleDatabaseDatastore {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// This node appends an agent message to the ongoing flow conversation.
 ///
@@ -3961,6 +4176,11 @@ pub struct OutputMessageNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The parallel flow node executes multiple subflows in parallel.
 ///
@@ -4026,6 +4246,11 @@ pub struct ParallelFlowNode {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The parallel map node executes a subflow on each element of a given input in a parallel manner.
 ///
@@ -4222,6 +4447,11 @@ pub struct ParallelMapNode {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Datastore that uses PostgreSQL Database as the storage mechanism.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4263,6 +4493,11 @@ pub struct PostgresDatabaseDatastore {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A tool that is run remotely and called through REST.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4340,6 +4575,11 @@ pub struct RemoteTool {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Transport implementation that connects to an MCP server via Server-Sent Events.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4391,6 +4631,11 @@ pub struct SSETransport {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Transport layer for SSE with mTLS (mutual Transport Layer Security).
 ///
@@ -4464,6 +4709,11 @@ pub struct SSEmTLSTransport {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A tool that is registered to and executed by the orchestrator.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4498,6 +4748,11 @@ pub struct ServerTool {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A specialized agent is an agent that uses an existing generic agent and
 /// specializes it to solve a given task.
@@ -4581,6 +4836,11 @@ pub struct SpecializedAgent {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Start nodes denote the start of the execution of a flow.
 ///
@@ -4675,6 +4935,11 @@ pub struct StartNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Base transport for connecting to an MCP server via subprocess with stdio.
 ///
@@ -4720,6 +4985,11 @@ pub struct StdioTransport {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Transport implementation that connects to an MCP server via Streamable HTTP.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4771,6 +5041,11 @@ pub struct StreamableHTTPTransport {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Transport layer for streamable HTTP with mTLS (mutual Transport Layer Security).
 ///
@@ -4844,6 +5119,11 @@ pub struct StreamableHTTPmTLSTransport {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Defines a ``Swarm`` conversational component.
 ///
@@ -4937,6 +5217,11 @@ pub struct Swarm {
     /// Since Agent Spec 25.4.2.
     #[agentspec(referenced, since = "25.4.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// TLS Connection Configuration to Oracle Database.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -4996,6 +5281,11 @@ pub struct TlsOracleDatabaseConnectionConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Configuration for a PostgreSQL connection with TLS/SSL support.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]
@@ -5070,6 +5360,11 @@ pub struct TlsPostgresDatabaseConnectionConfig {
     /// Since Agent Spec 26.1.2.
     #[agentspec(referenced, since = "26.1.2")]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// The tool execution node is a node that will execute a tool as part of a flow.
 ///
@@ -5162,6 +5457,11 @@ pub struct ToolNode {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// Class to configure a connection to a vLLM-hosted LLM.
 ///
@@ -5237,6 +5537,11 @@ pub struct VllmConfig {
     /// The components shared inside this one, written under `$referenced_components`.
     #[agentspec(referenced)]
     pub referenced_components: IndexMap<String, Component>,
+    /// Keys Agent Spec does not define for this component, in the order read: loaded
+    /// with an `unknown-field` warning (pyagentspec ignores them) and written back after
+    /// the defined ones, unless writing drops them (`WriteOptions::drop_unknown`).
+    #[agentspec(extra)]
+    pub extra: JsonObject,
 }
 /// A component of the `AgenticComponent` family: one of `A2AAgent`, `Agent`, `Flow`, `ManagerWorkers`, `OciAgent`, `SpecializedAgent`, `Swarm`, or a plugin component.
 #[derive(Debug, Clone, PartialEq, AgentSpec)]

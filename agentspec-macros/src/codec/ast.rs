@@ -65,6 +65,9 @@ pub struct Component {
     pub since: Option<Ver>,
     pub constants: Vec<Constant>,
     pub fields: Vec<FieldAst>,
+    /// The field that keeps the keys Agent Spec does not define (`#[agentspec(extra)]`):
+    /// read with an `unknown-field` warning and written back.
+    pub extra: Option<Ident>,
     pub plugin: Option<Box<Plugin>>,
 }
 
@@ -501,6 +504,7 @@ fn struct_kind(
                 since: None,
                 constants: Vec::new(),
                 fields,
+                extra: None,
                 plugin: Some(Box::new(Plugin {
                     base,
                     plugin_name: settings.plugin_name,
@@ -515,6 +519,7 @@ fn struct_kind(
             since: settings.since,
             constants: settings.constants,
             fields,
+            extra,
             plugin: None,
         })),
         (_, None) => {

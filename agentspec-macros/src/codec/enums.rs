@@ -211,6 +211,7 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             fn outputs(&self) -> ::core::option::Option<&[#p::JsonObject]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::outputs(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::outputs(p), } }
             fn branches(&self) -> ::core::option::Option<&[::std::string::String]> { match self { #( #ename::#variants(c) => #p::ComponentInfo::branches(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::branches(p), } }
             fn field(&self, key: &str) -> ::core::option::Option<&dyn ::core::any::Any> { match self { #( #ename::#variants(c) => #p::ComponentInfo::field(&**c, key), )* #ename::Plugin(p) => #p::ComponentInfo::field(p, key), } }
+            fn unknown_keys(&self) -> ::core::option::Option<&#p::JsonObject> { match self { #( #ename::#variants(c) => #p::ComponentInfo::unknown_keys(&**c), )* #ename::Plugin(p) => #p::ComponentInfo::unknown_keys(p), } }
         }
         #into_set
         #[automatically_derived]

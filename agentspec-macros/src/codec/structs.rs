@@ -113,8 +113,36 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
     let lists = list_methods(p, &comp.fields);
     let field = field_method(&comp.fields);
     let field_type = field_type_impl(cx, name);
-    let builders = super::builders::builders(p, name, &comp.fields, None);
+    let builders = super::builders::builders(p, name, &comp.fields, comp.extra.as_ref());
+    let unknown_keys = comp.extra.as_ref().map(|extra| {
+        quote! {
+            fn unknown_keys(&self) -> ::core::option::Option<&#p::JsonObject> {
+                ::core::option::Option::Some(&self.#extra)
+            }
+        }
+    });
     let serde = serde_impls(c, cx, "component");
+    // keys Agent Spec does not define: kept with a warning and written back (when the
+    // component has a place for them), else an error
+    let (extra_let, extra_arm, extra_init, extra_encode) = match &comp.extra {
+        Some(extra) => (
+            quote! { let mut #extra = #p::JsonObject::new(); },
+            quote! { _ => {
+                cx.unknown_field_kept(&entry, #ct, Self::FIELDS, path);
+                #extra.insert(entry.key, #p::node_to_value(entry.value));
+            } },
+            quote! { #extra, },
+            quote! { if !cx.drop_unknown {
+                for (key, value) in &self.#extra { sink.key(key); #p::write_value(value, sink); }
+            } },
+        ),
+        None => (
+            TokenStream::new(),
+            quote! { _ => cx.unknown_field(&entry, #ct, Self::FIELDS, path), },
+            TokenStream::new(),
+            TokenStream::new(),
+        ),
+    };
     quote! {
         #builders
         #serde
@@ -129,17 +157,18 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             #[doc(hidden)]
             pub fn decode_body(entries: ::std::vec::Vec<#p::Entry>, offset: u32, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
                 #( #slots )*
+                #extra_let
                 for entry in entries {
                     match entry.key.as_str() {
                         "component_type" => cx.newer_component(Self::SINCE, #ct, entry.key_offset, path),
                         #( #arms )*
                         "agentspec_version" => cx.nested_version(entry, path),
-                        _ => cx.unknown_field(&entry, #ct, Self::FIELDS, path),
+                        #extra_arm
                     }
                 }
                 #( #finish )*
                 #( #upgrades )*
-                let component = #name { #( #names: #locals?, )* };
+                let component = #name { #( #names: #locals?, )* #extra_init };
                 cx.define(#p::ComponentInfo::id(&component), offset, path);
                 ::core::option::Option::Some(component)
             }
@@ -150,6 +179,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
                 sink.key("component_type");
                 sink.str(#ct);
                 #( #encode )*
+                #extra_encode
                 #( #encode_referenced )*
             }
         }
@@ -167,6 +197,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             fn since(&self) -> #p::Version { Self::SINCE }
             #lists
             #field
+            #unknown_keys
         }
         #[automatically_derived]
         impl #p::Decode for #name {

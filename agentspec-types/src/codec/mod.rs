@@ -414,6 +414,38 @@ impl Decoder {
         );
     }
 
+    /// A key Agent Spec does not define, which the component keeps: a warning (pyagentspec
+    /// ignores such keys; the component writes them back).
+    pub fn unknown_field_kept(
+        &mut self,
+        entry: &Entry,
+        owner: &str,
+        known: &[&str],
+        path: &Path<'_>,
+    ) {
+        // pyagentspec reads its hidden version fields from a document (and rejects what they
+        // then say): they are no unknown keys to keep
+        if matches!(
+            entry.key.as_str(),
+            "min_agentspec_version" | "max_agentspec_version"
+        ) {
+            return self.unknown_field(entry, owner, known, path);
+        }
+        let hint = closest(&entry.key, known.iter().copied())
+            .map(|k| format!("; did you mean `{k}`?"))
+            .unwrap_or_default();
+        let message = format!(
+            "{owner} has no field `{}`{hint}; kept and written back (pyagentspec ignores it)",
+            entry.key
+        );
+        self.warning(
+            "unknown-field",
+            message,
+            &path.key(&entry.key),
+            entry.key_offset,
+        );
+    }
+
     /// An `agentspec_version` inside a nested component: checked, then ignored with a
     /// warning (only the root's version counts).
     pub fn nested_version(&mut self, entry: Entry, path: &Path<'_>) {

@@ -543,6 +543,27 @@ impl<C: ComponentSet + Send> Document<C> {
         out
     }
 
+    /// The keys Agent Spec does not define that components kept when the document was read,
+    /// as JSON pointers, in document order (what [`WriteOptions::drop_unknown`] leaves out).
+    pub fn unknown_keys(&self) -> Vec<String>
+    where
+        C: Sync,
+    {
+        let mut out = Vec::new();
+        self.walk_at(|at, visit| {
+            if let Visit::Component(c) = visit
+                && let Some(keys) = c.unknown_keys()
+            {
+                for key in keys.keys() {
+                    let mut pointer = at.to_owned();
+                    crate::diagnostic::push_pointer_token(&mut pointer, key);
+                    out.push(pointer);
+                }
+            }
+        });
+        out
+    }
+
     /// Every non-empty `$referenced_components` map of the document, at any depth, in
     /// document order.
     pub fn referenced_components(&self) -> Vec<&IndexMap<String, C>>
@@ -567,6 +588,19 @@ impl<C: ComponentSet + Send> Document<C> {
             on_big_stack(self.depth, || self.root.walk(&mut f));
         } else {
             self.root.walk(&mut f);
+        }
+    }
+
+    /// Walks the document with each visit's JSON pointer (on a large stack when it is deep).
+    fn walk_at<'a>(&'a self, mut f: impl FnMut(&str, Visit<'a, C>) + Send)
+    where
+        C: Sync,
+    {
+        let mut at = String::new();
+        if self.depth > DEEP {
+            on_big_stack(self.depth, || self.root.walk_at(&mut at, &mut f));
+        } else {
+            self.root.walk_at(&mut at, &mut f);
         }
     }
 
@@ -597,7 +631,7 @@ impl<C: ComponentSet + Send> Document<C> {
     /// Streams the document into `sink` with `options`.
     #[doc(hidden)]
     pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
-        self.encode(sink, &Encoder::new(self.version, options.include_secrets));
+        self.encode(sink, &options.encoder(self.version));
     }
 
     /// Writes the root object at `cx.version`.
@@ -613,7 +647,7 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: Sync,
     {
-        self.write_into_with(sink, Encoder::new(self.version, options.include_secrets))
+        self.write_into_with(sink, options.encoder(self.version))
     }
 
     fn write_into_with<S: Sink + Send>(&self, mut sink: S, cx: Encoder) -> S
@@ -750,6 +784,7 @@ impl From<Format> for Output {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WriteOptions {
     include_secrets: bool,
+    drop_unknown: bool,
 }
 
 impl WriteOptions {
@@ -763,6 +798,26 @@ impl WriteOptions {
     pub fn include_secrets(mut self, include: bool) -> Self {
         self.include_secrets = include;
         self
+    }
+
+    /// Leaves out the keys Agent Spec does not define that components kept when they were
+    /// read (written back by default, so that nothing read is lost; pyagentspec drops them).
+    /// [`Document::unknown_keys`] lists them.
+    pub fn drop_unknown(mut self, drop: bool) -> Self {
+        self.drop_unknown = drop;
+        self
+    }
+
+    /// Whether the keys Agent Spec does not define are left out.
+    pub fn drops_unknown(&self) -> bool {
+        self.drop_unknown
+    }
+
+    /// The encoder writing at `version` with these options.
+    pub(crate) fn encoder(&self, version: Version) -> Encoder {
+        let mut cx = Encoder::new(version, self.include_secrets);
+        cx.drop_unknown = self.drop_unknown;
+        cx
     }
 }
 

@@ -40,6 +40,11 @@ pub trait ComponentInfo: Sync {
         let _ = key;
         None
     }
+    /// The keys Agent Spec does not define that the component kept when it was read, with
+    /// their values, in the order read.
+    fn unknown_keys(&self) -> Option<&JsonObject> {
+        None
+    }
 }
 
 /// What may stand at a component position: a family of components, or one component type.

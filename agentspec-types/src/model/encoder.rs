@@ -21,6 +21,10 @@ pub struct Encoder {
     pub(crate) drop_newer: bool,
     /// The fields left out by `drop_newer`.
     pub(crate) dropped: std::cell::RefCell<Vec<Need>>,
+    /// Leave out the keys Agent Spec does not define that components kept when they were read
+    /// (an explicit request: `WriteOptions::drop_unknown`).
+    #[doc(hidden)]
+    pub drop_unknown: bool,
 }
 
 /// Something a document holds that needs a version newer than the one it is written at.
@@ -45,6 +49,7 @@ impl Encoder {
             needs: Default::default(),
             drop_newer: false,
             dropped: Default::default(),
+            drop_unknown: false,
         }
     }
 

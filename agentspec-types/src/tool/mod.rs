@@ -62,6 +62,7 @@ macro_rules! tool_component {
             inputs: Some($spec.inputs.clone()),
             outputs: Some($spec.outputs.clone()),
             requires_confirmation: $spec.requires_confirmation,
+            extra: JsonObject::new(),
             referenced_components: IndexMap::new(),
         }
     };
