@@ -243,7 +243,9 @@ class Case:
         """What we write back (parsed), or raise with the command's diagnostics."""
         if self.rel in COMPONENTS_FILES:
             return self._written_components_file(binary)
-        extra = ["--to", to] if to else []
+        # pyagentspec drops the keys a component does not define; we keep them by default (a
+        # documented choice that loses nothing) and drop them on request, as compared here
+        extra = ["--drop-unknown"] + (["--to", to] if to else [])
         run = subprocess.run([binary, "fmt", *self.our_args, *extra, str(self.ours_path)], capture_output=True, text=True)
         if run.returncode != 0:
             raise RuntimeError(f"fmt exit {run.returncode}: {codes(run.stderr)}")

@@ -458,20 +458,33 @@ impl Decoder {
                 &path,
                 entry.key_offset,
             ),
-            Value::Str(s) if Version::parse(s).is_some() => {
-                let message = format!(
-                    "Agent Spec version {s} is not known (known: {}), wherever it stands",
+            // pyagentspec ignores whatever stands there: so do we, with a warning
+            Value::Str(s) if Version::parse(s).is_some() => self.warning(
+                "nested-version",
+                format!(
+                    "`agentspec_version` only counts at the document root; this one ({s}) is not a known version (known: {}) and is ignored",
                     list(self.versions)
-                );
-                self.error("unknown-version", message, &path, entry.value.offset)
-            }
-            Value::Str(s) => self.error(
-                "invalid-version",
-                format!("`{s}` is not a version (expected MAJOR.MINOR.PATCH)"),
+                ),
                 &path,
                 entry.value.offset,
             ),
-            _ => self.wrong_type("a version string", &entry.value, &path),
+            Value::Str(s) => self.warning(
+                "nested-version",
+                format!(
+                    "`agentspec_version` only counts at the document root; this one (`{s}`) is not even a version (MAJOR.MINOR.PATCH) and is ignored"
+                ),
+                &path,
+                entry.value.offset,
+            ),
+            _ => self.warning(
+                "nested-version",
+                format!(
+                    "`agentspec_version` only counts at the document root; this one is {} where a version string belongs, and is ignored",
+                    entry.value.value.type_name()
+                ),
+                &path,
+                entry.value.offset,
+            ),
         }
     }
 

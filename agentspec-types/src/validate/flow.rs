@@ -152,12 +152,20 @@ pub(super) fn flow<'a>(
                 b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
                 b => b,
             };
+            // pyagentspec does not check it: an edge that can never fire, so a warning
             if !known.iter().any(|b| b == branch) {
-                report.error(
+                let case = known
+                    .iter()
+                    .find(|b| b.eq_ignore_ascii_case(branch))
+                    .map(|b| format!("; `{b}` differs only in case"))
+                    .unwrap_or_default();
+                report.warning(
                     "unknown-branch",
                     *edge_c,
                     token(at, "from_branch"),
-                    format!("`{branch}` is not a branch of `{from}` (branches: {known:?})"),
+                    format!(
+                        "`{branch}` is not a branch of `{from}` (branches: {known:?}){case}: the edge never fires"
+                    ),
                 );
             }
         }
