@@ -611,6 +611,47 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
     })
 }
 
+/// The pointers where `written` holds a secret's placeholder and `all` its value.
+fn placeholders_for_values(
+    written: &serde_json::Value,
+    all: &serde_json::Value,
+    at: &mut String,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if let Value::Object(w) = written
+        && w.len() == 1
+        && w.contains_key("$component_ref")
+    {
+        if written != all {
+            out.push(at.clone());
+        }
+        return;
+    }
+    match (written, all) {
+        (Value::Object(w), Value::Object(a)) => {
+            for (key, value) in w {
+                if let Some(other) = a.get(key) {
+                    let len = at.len();
+                    agentspec_types::diagnostic::push_pointer_token(at, key);
+                    placeholders_for_values(value, other, at, out);
+                    at.truncate(len);
+                }
+            }
+        }
+        (Value::Array(w), Value::Array(a)) => {
+            for (i, (value, other)) in w.iter().zip(a).enumerate() {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&i.to_string());
+                placeholders_for_values(value, other, at, out);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn fmt(
     path: &PathBuf,
     (to, version, drop_newer): (Option<TextFormat>, Option<&str>, bool),
@@ -657,6 +698,23 @@ fn fmt(
                 return report(path, &e, err);
             }
         };
+    }
+    if !write.includes_secrets() {
+        let all = doc.to_value_with(&write.include_secrets(true));
+        let mut redacted = Vec::new();
+        placeholders_for_values(
+            &doc.to_value_with(write),
+            &all,
+            &mut String::new(),
+            &mut redacted,
+        );
+        for pointer in redacted {
+            let _ = writeln!(
+                err,
+                "{}: wrote the secret at {pointer} as a placeholder (--include-secrets writes it)",
+                path.display()
+            );
+        }
     }
     if write.drops_unknown() {
         for pointer in doc.unknown_keys() {

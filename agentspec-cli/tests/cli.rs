@@ -380,3 +380,20 @@ fn fmt_keeps_unknown_keys_and_drops_them_on_request_with_a_report() {
             .contains("dropped the key Agent Spec does not define at /colour")
     );
 }
+
+#[test]
+fn fmt_reports_each_secret_it_writes_as_a_placeholder() {
+    let path = fixture("generated/sensitive_fields_included.json");
+    let out = agentspec(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for pointer in ["/llm_config/api_key", "/tools/0/sensitive_headers"] {
+        assert!(
+            stderr.contains(&format!("wrote the secret at {pointer} as a placeholder")),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains("sk-"), "no value is printed: {stderr}");
+    let included = agentspec(&["fmt", "--include-secrets", path.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&included.stderr).contains("placeholder"));
+}

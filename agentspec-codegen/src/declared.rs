@@ -26,6 +26,10 @@ pub(crate) enum Fact {
     /// without secrets (pyagentspec's `SensitiveField[...]`); the schema types it as a plain
     /// value.
     Sensitive,
+    /// A secret pyagentspec writes as it is, never as a placeholder: its annotation is
+    /// `Optional[SensitiveField[...]]`, which its serializer does not recognize, or it is no
+    /// `SensitiveField` there at all. Still masked in `Debug`, `Display` and diagnostics.
+    WrittenInClear,
     /// A default the schema leaves out.
     Default(Value),
     /// A `null` value is left out when writing.
@@ -112,6 +116,18 @@ const SENSITIVE: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Secrets that pyagentspec 26.3.1 writes in clear (checked with its serializer): the
+/// `Optional[SensitiveField[str]]` fields of OAuth clients and Postgres TLS connections, and
+/// the A2A connection's key and certificate files, plain strings there.
+const WRITTEN_IN_CLEAR: &[(&str, &[&str])] = &[
+    ("A2AConnectionConfig", &["key_file", "cert_file"]),
+    (
+        "OAuthClientConfig",
+        &["client_id", "client_secret", "client_id_metadata_url"],
+    ),
+    ("TlsPostgresDatabaseConnectionConfig", &["sslkey"]),
+];
+
 /// Every entry.
 pub(crate) fn table() -> Vec<Entry> {
     let entry = |owner: &'static str, field: &'static str, fact: Fact| Entry {
@@ -127,6 +143,11 @@ pub(crate) fn table() -> Vec<Entry> {
                 .map(move |field| entry(owner, field, Fact::Sensitive))
         })
         .collect();
+    out.extend(WRITTEN_IN_CLEAR.iter().flat_map(|(owner, fields)| {
+        fields
+            .iter()
+            .map(move |field| entry(owner, field, Fact::WrittenInClear))
+    }));
     // pyagentspec's `metadata` (on its `Component` base class) and the `data` of ApiNode and
     // RemoteTool default to an empty object (`Field(default_factory=dict)`), while the
     // schema declares no default.

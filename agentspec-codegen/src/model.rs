@@ -88,6 +88,9 @@ pub struct Field {
     pub written: Option<Written>,
     /// Whether a `null` value is left out when writing (declared; pyagentspec's `exclude_none`).
     pub skip_null: bool,
+    /// A secret written as it is, as pyagentspec writes it (declared): masked in `Debug`, never
+    /// replaced by a placeholder.
+    pub written_in_clear: bool,
     /// Numeric bounds from the schema, checked on load: (minimum, inclusive).
     pub minimum: Option<(f64, bool)>,
     /// Whether the reference SDK reads it in older documents without raising their version

@@ -534,6 +534,7 @@ impl Reader<'_> {
                 _ => None,
             }),
             skip_null: facts.iter().any(|f| matches!(f, Fact::SkipNull)),
+            written_in_clear: facts.iter().any(|f| matches!(f, Fact::WrittenInClear)),
             informational: facts.iter().any(|f| matches!(f, Fact::Informational)),
             gate: facts.iter().find_map(|f| match f {
                 Fact::Gate(g) => Some(g.clone()),

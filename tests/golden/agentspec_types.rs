@@ -538,13 +538,13 @@ pub struct A2AConnectionConfig {
     pub verify: bool,
     /// The `key_file` of the `A2AConnectionConfig`.
     ///
-    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "25.4.2")]
+    /// Since Agent Spec 25.4.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "25.4.2", clear)]
     pub key_file: Option<Sensitive<String>>,
     /// The `cert_file` of the `A2AConnectionConfig`.
     ///
-    /// Since Agent Spec 25.4.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "25.4.2")]
+    /// Since Agent Spec 25.4.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "25.4.2", clear)]
     pub cert_file: Option<Sensitive<String>>,
     /// The `ssl_ca_cert` of the `A2AConnectionConfig`.
     ///
@@ -3403,13 +3403,13 @@ pub struct OAuthClientConfig {
     pub r#type: OAuthClientConfigType,
     /// The `client_id` of the `OAuthClientConfig`.
     ///
-    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "26.1.2")]
+    /// Since Agent Spec 26.1.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "26.1.2", clear)]
     pub client_id: Option<Sensitive<String>>,
     /// The `client_secret` of the `OAuthClientConfig`.
     ///
-    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "26.1.2")]
+    /// Since Agent Spec 26.1.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "26.1.2", clear)]
     pub client_secret: Option<Sensitive<String>>,
     /// The `token_endpoint_auth_method` of the `OAuthClientConfig`.
     ///
@@ -3418,8 +3418,8 @@ pub struct OAuthClientConfig {
     pub token_endpoint_auth_method: Option<String>,
     /// The `client_id_metadata_url` of the `OAuthClientConfig`.
     ///
-    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "26.1.2")]
+    /// Since Agent Spec 26.1.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "26.1.2", clear)]
     pub client_id_metadata_url: Option<Sensitive<String>>,
     /// The `registration_endpoint` of the `OAuthClientConfig`.
     ///
@@ -5342,8 +5342,8 @@ pub struct TlsPostgresDatabaseConnectionConfig {
     pub sslcert: Option<String>,
     /// The `sslkey` of the `TlsPostgresDatabaseConnectionConfig`.
     ///
-    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "26.1.2")]
+    /// Since Agent Spec 26.1.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "26.1.2", clear)]
     pub sslkey: Option<Sensitive<String>>,
     /// The `sslrootcert` of the `TlsPostgresDatabaseConnectionConfig`.
     ///
@@ -6572,8 +6572,8 @@ pub struct PostgresDatabaseConnectionConfigFields {
     pub sslcert: Option<String>,
     /// The `sslkey` of the `PostgresDatabaseConnectionConfigFields`.
     ///
-    /// Since Agent Spec 26.1.2. A secret: written as a `<id>.<field>` placeholder unless secrets are included.
-    #[agentspec(since = "26.1.2")]
+    /// Since Agent Spec 26.1.2. A secret, masked in `Debug`; written as it is, as pyagentspec writes it.
+    #[agentspec(since = "26.1.2", clear)]
     pub sslkey: Option<Sensitive<String>>,
     /// The `sslrootcert` of the `PostgresDatabaseConnectionConfigFields`.
     ///

@@ -34,18 +34,25 @@ fn default_writing_redacts_as_pyagentspec_does() {
 }
 
 #[test]
-fn redacts_the_fields_pyagentspec_forgets() {
-    let postgres = Document::from_json_str(&text("datastore_postgres.json"))
-        .unwrap()
-        .to_json_pretty();
+fn the_secrets_pyagentspec_writes_in_clear_are_written_as_read_and_masked_in_debug() {
+    // `Optional[SensitiveField[str]]` (Postgres `sslkey`) and the A2A key and certificate files
+    // are written by pyagentspec as they are: so are they here, but never printed
+    let postgres = Document::from_json_str(&text("datastore_postgres.json")).unwrap();
+    let written = postgres.to_json_pretty();
+    assert_eq!(written, text("datastore_postgres.json"));
     assert!(
-        postgres.contains("\"$component_ref\": \"pg_tls.sslkey\""),
-        "{postgres}"
+        written.contains("\"$component_ref\": \"pg_tls.user\""),
+        "{written}"
     );
-    let a2a = Document::from_json_str(&text("a2a_agent.json"))
-        .unwrap()
-        .to_json_pretty();
-    assert!(a2a.contains("\"$component_ref\": \"a2a_conn.key_file\""));
+    assert!(written.contains("\"sslkey\": \"/certs/client.key\""));
+    let a2a = Document::from_json_str(&text("a2a_agent.json")).unwrap();
+    let written = a2a.to_json_pretty();
+    assert!(!written.contains("a2a_conn.key_file"), "{written}");
+    assert!(written.contains("\"key_file\": \"/certs/k.pem\""));
+    let debug = format!("{postgres:?} {a2a:?}");
+    for value in ["/certs/client.key", "/certs/k.pem"] {
+        assert!(!debug.contains(value), "{value} is masked in Debug");
+    }
 }
 
 #[test]

@@ -62,6 +62,9 @@ impl Emitter<'_> {
             if f.skip_null {
                 settings.push(quote!(skip_null));
             }
+            if f.written_in_clear {
+                settings.push(quote!(clear));
+            }
             if let Some((min, inclusive)) = f.minimum {
                 let min = Literal::f64_unsuffixed(min);
                 settings.push(if inclusive {
@@ -135,7 +138,12 @@ impl Emitter<'_> {
         {
             facts.push(format!("Since Agent Spec {since}."));
         }
-        if f.is_sensitive() {
+        if f.is_sensitive() && f.written_in_clear {
+            facts.push(
+                "A secret, masked in `Debug`; written as it is, as pyagentspec writes it."
+                    .to_owned(),
+            );
+        } else if f.is_sensitive() {
             facts.push(
                 "A secret: written as a `<id>.<field>` placeholder unless secrets are included."
                     .to_owned(),

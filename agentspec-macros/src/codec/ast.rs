@@ -105,6 +105,8 @@ pub struct FieldAst {
     pub id: bool,
     pub referenced: bool,
     pub sensitive: bool,
+    /// A secret written as it is (pyagentspec does not redact it).
+    pub clear: bool,
     pub informational: bool,
     pub skip_null: bool,
     pub since: Option<Ver>,
@@ -468,6 +470,7 @@ fn struct_kind(
             referenced: parsed.referenced,
             informational: parsed.informational,
             skip_null: parsed.skip_null,
+            clear: parsed.clear,
             since: parsed.since,
             default,
             minimum: parsed.minimum,
@@ -554,6 +557,7 @@ struct FieldAttrs {
     sensitive: bool,
     informational: bool,
     skip_null: bool,
+    clear: bool,
     rename: Option<String>,
     since: Option<Ver>,
     default: Option<Default>,
@@ -590,6 +594,7 @@ fn field_attrs(field: &syn::Field, front: Front, errors: &mut Errors) -> FieldAt
                 }
                 (Front::AgentSpec, "informational") => flag(&mut out.informational, &meta),
                 (Front::AgentSpec, "skip_null") => flag(&mut out.skip_null, &meta),
+                (Front::AgentSpec, "clear") => flag(&mut out.clear, &meta),
                 (Front::AgentSpec, "since") => {
                     let v = parse_version(&meta.value()?.parse()?)?;
                     set(&mut out.since, v, &meta)
@@ -616,7 +621,7 @@ fn field_attrs(field: &syn::Field, front: Front, errors: &mut Errors) -> FieldAt
                 (Front::AgentSpec, _) => Err(meta.error(
                     "unknown `agentspec` field setting; expected `id`, `referenced`, `extra`, \
                      `required`, `rename`, `since`, `unwritten`, `default`, `sensitive`, `informational`, \
-                     `skip_null`, `minimum`, `exclusive_minimum`, `gate` or `upgrade`",
+                     `skip_null`, `clear`, `minimum`, `exclusive_minimum`, `gate` or `upgrade`",
                 )),
             }
     });

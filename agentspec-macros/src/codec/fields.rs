@@ -202,7 +202,7 @@ pub fn fields(
             #referenced_at
             #field::walk_field_at(&self.#ident, #key, at, f);
         });
-        let write = if f.sensitive {
+        let write = if f.sensitive && !f.clear {
             quote! { sink.key(#key); #p::SecretField::encode_secret(&self.#ident, #owner_id, #key, sink, cx); }
         } else {
             quote! { sink.key(#key); #field::write(&self.#ident, sink, cx); }

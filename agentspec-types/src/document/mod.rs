@@ -808,6 +808,11 @@ impl WriteOptions {
         self
     }
 
+    /// Whether the values of sensitive fields are written.
+    pub fn includes_secrets(&self) -> bool {
+        self.include_secrets
+    }
+
     /// Whether the keys Agent Spec does not define are left out.
     pub fn drops_unknown(&self) -> bool {
         self.drop_unknown
