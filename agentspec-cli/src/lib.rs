@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentspec_types::diagnostic::LineIndex;
+use agentspec_types::diagnostic::{Levels, LineIndex};
 use agentspec_types::{
     Component, Components, Diagnostic, Document, Format, LoadError, LoadOptions, Values, Version,
     WriteOptions, locate,
@@ -45,6 +45,12 @@ enum Command {
         /// failing with `plugin-not-registered`.
         #[arg(long)]
         keep_unknown: bool,
+        /// Report the warnings of CODE as errors (`warnings`: every warning). Repeatable.
+        #[arg(long, value_name = "CODE")]
+        deny: Vec<String>,
+        /// Do not report the warnings of CODE (errors cannot be allowed). Repeatable.
+        #[arg(long, value_name = "CODE")]
+        allow: Vec<String>,
     },
     /// Load a document and write it to stdout in pyagentspec's layout.
     Fmt {
@@ -188,9 +194,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             components,
             values,
             keep_unknown,
+            deny,
+            allow,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
             Ok(mut supplied) => {
                 supplied.keep_unknown = keep_unknown;
+                let levels = deny.into_iter().fold(Levels::new(), Levels::deny);
+                supplied.levels = allow.into_iter().fold(levels, Levels::allow);
                 check(&files, format, &supplied, out, err)
             }
             Err(code) => code,
@@ -386,6 +396,7 @@ fn split(
         components: Components::new(),
         values: None,
         keep_unknown: false,
+        levels: Levels::new(),
     };
     let (doc, format) = match load(file, &none, err) {
         Ok(d) => d,
@@ -478,6 +489,8 @@ struct Supplied {
     values: Option<Values>,
     /// `--keep-unknown`.
     keep_unknown: bool,
+    /// `--deny` and `--allow`.
+    levels: Levels,
 }
 
 impl Supplied {
@@ -500,13 +513,15 @@ impl Supplied {
             components,
             values,
             keep_unknown: false,
+            levels: Levels::new(),
         })
     }
 
     fn options(&self) -> LoadOptions<'_> {
         let options = LoadOptions::new()
             .components(&self.components)
-            .keep_unknown(self.keep_unknown);
+            .keep_unknown(self.keep_unknown)
+            .levels(&self.levels);
         match &self.values {
             Some(values) => options.values(values),
             None => options,
@@ -546,7 +561,7 @@ fn check(
         let diagnostics =
             match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
                 Ok(doc) => {
-                    let mut found = doc.validate();
+                    let mut found = doc.validate_with(&supplied.levels);
                     locate(&mut found, &loaded.text, loaded.format);
                     let mut all = doc.warnings().to_vec();
                     all.extend(found);

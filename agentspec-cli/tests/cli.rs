@@ -397,3 +397,32 @@ fn fmt_reports_each_secret_it_writes_as_a_placeholder() {
     let included = agentspec(&["fmt", "--include-secrets", path.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&included.stderr).contains("placeholder"));
 }
+
+#[test]
+fn check_denies_and_allows_codes() {
+    let path = fixture("edge-cases/unknown_extra_keys_ignored.json");
+    let file = path.to_str().unwrap();
+    // a warning by default: exit 0
+    let default = agentspec(&["check", file]);
+    assert_eq!(default.status.code(), Some(0));
+    assert!(stdout(&default).contains("warning[unknown-field]"));
+    // denied: an error, exit 1
+    for deny in ["unknown-field", "warnings"] {
+        let denied = agentspec(&["check", "--deny", deny, file]);
+        assert_eq!(denied.status.code(), Some(1), "--deny {deny}");
+        assert!(stdout(&denied).contains("error[unknown-field]"));
+    }
+    // allowed: not reported
+    let allowed = agentspec(&["check", "--allow", "unknown-field", file]);
+    assert_eq!(allowed.status.code(), Some(0));
+    assert!(!stdout(&allowed).contains("unknown-field"));
+    // an error cannot be allowed
+    let broken = fixture("negative/flow_missing_name.json");
+    let still = agentspec(&[
+        "check",
+        "--allow",
+        "missing-field",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(still.status.code(), Some(1));
+}

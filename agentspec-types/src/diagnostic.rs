@@ -220,3 +220,65 @@ mod tests {
         assert_eq!(d.to_string(), "error[missing-field]: no `name` (at /)");
     }
 }
+
+/// Rule levels, as clippy and ruff have them: every code has a default level (its severity,
+/// listed in [`guide::documents`](crate::guide::documents)); `deny` raises a code's warnings to
+/// errors (`"warnings"` stands for every warning), `allow` silences a code's warnings. An error
+/// stays an error: it is what pyagentspec rejects, or what cannot be represented.
+///
+/// ```
+/// use agentspec_types::diagnostic::{Diagnostic, Levels, Severity};
+///
+/// let mut found = vec![
+///     Diagnostic::warning("unknown-branch", "the edge never fires", "/control_flow_connections/0", None),
+///     Diagnostic::warning("missing-version", "read as the newest version", "", None),
+/// ];
+/// Levels::new().deny("unknown-branch").allow("missing-version").apply(&mut found);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!((found[0].code, found[0].severity), ("unknown-branch", Severity::Error));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Levels {
+    deny: std::collections::BTreeSet<String>,
+    allow: std::collections::BTreeSet<String>,
+}
+
+impl Levels {
+    /// Every code at its default level.
+    pub fn new() -> Self {
+        Levels::default()
+    }
+
+    /// Raises the warnings of `code` to errors (`"warnings"`: every warning not allowed).
+    pub fn deny(mut self, code: impl Into<String>) -> Self {
+        self.deny.insert(code.into());
+        self
+    }
+
+    /// Silences the warnings of `code` (an error cannot be allowed).
+    pub fn allow(mut self, code: impl Into<String>) -> Self {
+        self.allow.insert(code.into());
+        self
+    }
+
+    /// Whether every code is at its default level.
+    pub fn is_default(&self) -> bool {
+        self.deny.is_empty() && self.allow.is_empty()
+    }
+
+    /// Applies the levels to `diagnostics`: allowed warnings are removed, denied ones become
+    /// errors (their message says so).
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        if self.is_default() {
+            return;
+        }
+        diagnostics.retain(|d| d.is_error() || !self.allow.contains(d.code));
+        let all = self.deny.contains("warnings");
+        for d in diagnostics.iter_mut() {
+            if !d.is_error() && (all || self.deny.contains(d.code)) {
+                d.severity = Severity::Error;
+                d.message.push_str(" (denied)");
+            }
+        }
+    }
+}

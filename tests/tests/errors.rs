@@ -346,3 +346,35 @@ fn mangled_documents_never_panic() {
     }
     assert!(checked > 500, "{checked}");
 }
+
+#[test]
+fn rule_levels_deny_and_allow_codes_when_loading_and_validating() {
+    use agentspec_types::diagnostic::Levels;
+    use agentspec_types::{Format, LoadOptions};
+    let text =
+        std::fs::read_to_string(fixture("edge-cases/unknown_extra_keys_ignored.json")).unwrap();
+    let deny = Levels::new().deny("unknown-field");
+    let error = Document::from_str_with(&text, Format::Json, &LoadOptions::new().levels(&deny))
+        .unwrap_err();
+    assert!(
+        error
+            .errors()
+            .all(|d| d.code == "unknown-field" && d.message.ends_with("(denied)"))
+    );
+    let allow = Levels::new().allow("unknown-field");
+    let doc =
+        Document::from_str_with(&text, Format::Json, &LoadOptions::new().levels(&allow)).unwrap();
+    assert!(doc.warnings().is_empty());
+    // validation: a warning of the rules, denied
+    let branch =
+        std::fs::read_to_string(fixture("edge-cases/from_branch_not_in_node_branches.json"))
+            .unwrap();
+    let doc = Document::from_json_str(&branch).unwrap();
+    assert!(doc.validate().iter().all(|d| !d.is_error()));
+    let denied = doc.validate_with(&Levels::new().deny("warnings"));
+    assert!(
+        denied
+            .iter()
+            .any(|d| d.code == "unknown-branch" && d.is_error())
+    );
+}

@@ -301,6 +301,7 @@ pub struct LoadOptions<'a, C> {
     pub(crate) values: Option<&'a Values>,
     pub(crate) keep_unknown: bool,
     pub(crate) plugins: Option<&'a crate::codec::plugin::PluginRegistry>,
+    pub(crate) levels: Option<&'a crate::diagnostic::Levels>,
 }
 
 impl<C> Default for LoadOptions<'_, C> {
@@ -309,6 +310,7 @@ impl<C> Default for LoadOptions<'_, C> {
             components: None,
             values: None,
             keep_unknown: false,
+            levels: None,
             plugins: None,
         }
     }
@@ -359,6 +361,34 @@ impl<'a, C: ComponentSet + Send + Sync> LoadOptions<'a, C> {
     pub fn keep_unknown(mut self, keep: bool) -> Self {
         self.keep_unknown = keep;
         self
+    }
+
+    /// Rule levels for the diagnostics of loading: a denied warning fails the load, an allowed
+    /// one is not reported (see [`Levels`](crate::diagnostic::Levels)).
+    pub fn levels(mut self, levels: &'a crate::diagnostic::Levels) -> Self {
+        self.levels = Some(levels);
+        self
+    }
+
+    /// A loaded document, or its error, with the levels applied to its warnings.
+    pub(crate) fn leveled(
+        &self,
+        loaded: Result<Document<C>, LoadError>,
+    ) -> Result<Document<C>, LoadError> {
+        let Some(levels) = self.levels else {
+            return loaded;
+        };
+        let mut doc = loaded.map_err(|mut e| {
+            levels.apply(&mut e.diagnostics);
+            e
+        })?;
+        let mut warnings = std::mem::take(&mut doc.warnings);
+        levels.apply(&mut warnings);
+        if warnings.iter().any(Diagnostic::is_error) {
+            return Err(LoadError::new(warnings));
+        }
+        doc.warnings = warnings;
+        Ok(doc)
     }
 }
 

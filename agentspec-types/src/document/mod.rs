@@ -267,6 +267,14 @@ impl<C: ComponentSet + Send> Document<C> {
         format: Format,
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {
+        options.leveled(Self::from_str_at_default_levels(text, format, options))
+    }
+
+    fn from_str_at_default_levels(
+        text: &str,
+        format: Format,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
         let locate = |diagnostics| index.locate_all(diagnostics);
         let (tree, depth) =
@@ -338,6 +346,13 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Loads a document from a `serde_json::Value` with components and values supplied.
     pub fn from_value_with(
+        value: &serde_json::Value,
+        options: &LoadOptions<'_, C>,
+    ) -> Result<Self, LoadError> {
+        options.leveled(Self::from_value_at_default_levels(value, options))
+    }
+
+    fn from_value_at_default_levels(
         value: &serde_json::Value,
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {

@@ -122,6 +122,17 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
     /// is checked as the bundled types read it (its load errors, if they cannot, are the
     /// diagnostics).
     pub fn validate(&self) -> Vec<Diagnostic> {
+        self.validate_with(&crate::diagnostic::Levels::new())
+    }
+
+    /// [`Document::validate`](crate::document::Document::validate) with rule levels (`--deny` and `--allow` of `agentspec check`).
+    pub fn validate_with(&self, levels: &crate::diagnostic::Levels) -> Vec<Diagnostic> {
+        let mut found = self.validate_default();
+        levels.apply(&mut found);
+        found
+    }
+
+    fn validate_default(&self) -> Vec<Diagnostic> {
         let bundled = match self.as_bundled() {
             Ok(doc) => doc,
             Err(e) => return e.diagnostics,
