@@ -71,8 +71,22 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
     };
     let version = root_version::<C>(&mut entries, offset, &mut cx, base);
     cx.version = version;
-    let root = if entries.iter().any(|e| e.key == "$component_ref") {
-        cx.error("unsupported", "a document whose root is a `$component_ref` is not supported yet; put the component itself at the root", &root_path, offset);
+    if entries.iter().any(|e| e.key == "$component_ref") {
+        entries = match root_reference(entries) {
+            Ok((entries, id)) => {
+                let message = format!(
+                    "the root is a reference to `{id}` of its `$referenced_components`: read as that component, as pyagentspec reads it (and written at the root)"
+                );
+                cx.warning("root-reference", message, &root_path, offset);
+                entries
+            }
+            Err(message) => {
+                cx.error("unresolved-reference", message, &root_path, offset);
+                Vec::new()
+            }
+        };
+    }
+    let root = if entries.is_empty() {
         None
     } else {
         let node = Node {
@@ -92,6 +106,69 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
         }
         _ => Err(LoadError::new(diagnostics)),
     }
+}
+
+/// A root that is `{"$component_ref": id, "$referenced_components": {…}}`: the entries of the
+/// component it names, the other components of the map moved into that component's own
+/// `$referenced_components` (it may reference them). An error message when the reference
+/// names no entry of the map.
+fn root_reference(entries: Vec<Entry>) -> Result<(Vec<Entry>, String), String> {
+    let mut id = None;
+    let mut map = Vec::new();
+    let mut others = Vec::new();
+    for entry in entries {
+        match (entry.key.as_str(), entry.value.value) {
+            ("$component_ref", Value::Str(s)) => id = Some(s),
+            ("$referenced_components", Value::Object(m)) => map = m,
+            (_, value) => others.push(Entry {
+                value: Node {
+                    offset: entry.value.offset,
+                    value,
+                },
+                ..entry
+            }),
+        }
+    }
+    let id = id.ok_or("the root's `$component_ref` is not a string")?;
+    let position = map.iter().position(|e| e.key == id).ok_or_else(|| {
+        format!(
+            "the root is a reference to `{id}`, which its `$referenced_components` does not hold"
+        )
+    })?;
+    let target = map.remove(position);
+    let Value::Object(mut body) = target.value.value else {
+        return Err(format!(
+            "`{id}` of the root's `$referenced_components` is not a component"
+        ));
+    };
+    if !map.is_empty() {
+        match body.iter_mut().find(|e| e.key == "$referenced_components") {
+            Some(Entry {
+                value:
+                    Node {
+                        value: Value::Object(own),
+                        ..
+                    },
+                ..
+            }) => {
+                for entry in map {
+                    if !own.iter().any(|e| e.key == entry.key) {
+                        own.push(entry);
+                    }
+                }
+            }
+            _ => body.push(Entry {
+                key: "$referenced_components".into(),
+                key_offset: target.key_offset,
+                value: Node {
+                    offset: target.value.offset,
+                    value: Value::Object(map),
+                },
+            }),
+        }
+    }
+    body.extend(others);
+    Ok((body, id))
 }
 
 fn root_version<C: ComponentSet>(
