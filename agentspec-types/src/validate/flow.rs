@@ -334,6 +334,7 @@ fn unreachable<'a>(
     start: &str,
 ) {
     let mut next: HashMap<String, Vec<String>> = HashMap::new();
+    let mut previous: HashMap<String, Vec<String>> = HashMap::new();
     for e in &flow.control_flow_connections {
         let Some(edge) = index.get(e).and_then(typed::<ControlFlowEdge>) else {
             continue;
@@ -343,6 +344,10 @@ fn unreachable<'a>(
             next.entry(from.id().to_owned())
                 .or_default()
                 .push(to.id().to_owned());
+            previous
+                .entry(to.id().to_owned())
+                .or_default()
+                .push(from.id().to_owned());
         }
     }
     let mut reached = HashSet::from([start.to_owned()]);
@@ -360,13 +365,12 @@ fn unreachable<'a>(
         .filter(|n| typed::<EndNode>(n.c).is_some())
         .map(|n| n.c.id().to_owned())
         .collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (from, tos) in &next {
-            if !can_end.contains(from) && tos.iter().any(|t| can_end.contains(t)) {
-                can_end.insert(from.clone());
-                changed = true;
+    // one backward walk from the EndNodes: linear in the edges
+    let mut queue: Vec<String> = can_end.iter().cloned().collect();
+    while let Some(n) = queue.pop() {
+        for m in previous.get(&n).into_iter().flatten() {
+            if can_end.insert(m.clone()) {
+                queue.push(m.clone());
             }
         }
     }

@@ -245,9 +245,9 @@ fn main() {
         ));
     }
     println!(
-        "| document | bytes | Value parse ms | tree parse ms | typed load ms | load ratio | Value write ms | typed write ms | write ratio | Value peak MiB | typed peak MiB | memory ratio | typed load µs/node |"
+        "| document | bytes | Value parse ms | tree parse ms | typed load ms | load ratio | check ms | check ratio | Value write ms | typed write ms | write ratio | Value peak MiB | typed peak MiB | memory ratio | typed load µs/node | check µs/node |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, nodes, value) in cases {
         let text = to_json(&value);
         drop(value);
@@ -255,6 +255,11 @@ fn main() {
         let parsed = parse_value(&text);
         let value_parse = fastest(runs, || parse_value(&text));
         let typed_load = fastest(runs, || Document::from_json_str(&text).expect("loads"));
+        // what `agentspec check` does to a document: load it, then validate it
+        let check = fastest(runs, || {
+            let doc = Document::from_json_str(&text).expect("loads");
+            doc.validate()
+        });
         let tree_parse = fastest(runs, || {
             agentspec_types::syntax::json::parse_json(&text).expect("parses")
         });
@@ -267,12 +272,14 @@ fn main() {
         let typed_peak = peak(|| Document::from_json_str(&text).expect("loads"));
         let mib = |b: usize| b as f64 / (1 << 20) as f64;
         println!(
-            "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} | {:.2} |",
+            "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
             text.len(),
             ms(value_parse),
             ms(tree_parse),
             ms(typed_load),
             typed_load.as_secs_f64() / value_parse.as_secs_f64(),
+            ms(check),
+            check.as_secs_f64() / value_parse.as_secs_f64(),
             ms(value_write),
             ms(typed_write),
             typed_write.as_secs_f64() / value_write.as_secs_f64(),
@@ -280,6 +287,7 @@ fn main() {
             mib(typed_peak),
             typed_peak as f64 / value_peak as f64,
             typed_load.as_secs_f64() * 1e6 / nodes as f64,
+            check.as_secs_f64() * 1e6 / nodes as f64,
         );
     }
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
