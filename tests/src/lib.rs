@@ -246,6 +246,80 @@ pub fn nested_flows_document(depth: usize) -> Value {
     document(flow, "25.4.1")
 }
 
+/// A flow whose one BranchingNode has `branches` branches, each to an EndNode of its own (wide
+/// fan-out), in pyagentspec's layout.
+pub fn fan_out_flow_document(branches: usize) -> Value {
+    let start = with(
+        base("StartNode", "start", "start"),
+        json!({"inputs": [string_property("branching_mapping_key")], "outputs": [string_property("branching_mapping_key")], "branches": ["next"]}),
+    );
+    let mapping: serde_json::Map<String, Value> = (0..branches)
+        .map(|i| (format!("k{i}"), json!(format!("b{i}"))))
+        .collect();
+    let mut names: Vec<String> = (0..branches).map(|i| format!("b{i}")).collect();
+    names.push("default".into());
+    names.sort();
+    let route = with(
+        base("BranchingNode", "route", "route"),
+        json!({"inputs": [{"description": "Next branch name in the flow", "title": "branching_mapping_key", "type": "string"}],
+               "outputs": [], "branches": names, "mapping": mapping}),
+    );
+    let mut ids = vec!["start".to_owned(), "route".to_owned()];
+    let mut nodes = vec![start, route];
+    let mut control = vec![control_edge("c_start", "start", "route")];
+    for i in 0..=branches {
+        let (end, branch) = if i == branches {
+            ("end_default".to_owned(), "default".to_owned())
+        } else {
+            (format!("end_{i}"), format!("b{i}"))
+        };
+        nodes.push(with(
+            base("EndNode", &end, &end),
+            json!({"inputs": [], "outputs": [], "branches": [], "branch_name": "next"}),
+        ));
+        let mut edge = control_edge(&format!("c_{i}"), "route", &end);
+        edge["from_branch"] = json!(branch);
+        control.push(edge);
+        ids.push(end);
+    }
+    let refs: Vec<Value> = ids.iter().map(|n| reference(n)).collect();
+    let bodies: serde_json::Map<String, Value> = ids.iter().cloned().zip(nodes).collect();
+    let data = vec![data_edge(
+        "d_key",
+        "start",
+        "branching_mapping_key",
+        "route",
+        "branching_mapping_key",
+    )];
+    let flow = with(
+        base("Flow", "fan_out", "fan out"),
+        json!({"inputs": [string_property("branching_mapping_key")], "outputs": [], "start_node": reference("start"),
+               "nodes": refs, "control_flow_connections": control, "data_flow_connections": data, "$referenced_components": bodies}),
+    );
+    document(flow, "25.4.1")
+}
+
+/// The linear flow of `n` LLM nodes with `extra` more data edges between its nodes (many
+/// edges: each LLM node feeds the `text` of the next ones again).
+pub fn dense_flow_document(n: usize, extra: usize) -> Value {
+    let mut flow = linear_flow(n);
+    let data = flow["data_flow_connections"]
+        .as_array_mut()
+        .expect("data edges");
+    for k in 0..extra {
+        let from = 1 + k % n;
+        let to = 1 + (from + 1 + k / n) % n;
+        data.push(data_edge(
+            &format!("extra_{k}"),
+            &format!("linear_llm_{from}"),
+            "text",
+            &format!("linear_llm_{to}"),
+            "text",
+        ));
+    }
+    document(flow, "25.4.1")
+}
+
 /// Pretty JSON as pyagentspec writes it.
 pub fn to_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("a Value serializes") + "\n"

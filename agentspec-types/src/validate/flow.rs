@@ -131,6 +131,7 @@ pub(super) fn flow<'a>(
     let mut outgoing: HashMap<String, usize> = HashMap::new();
     let mut incoming: HashMap<String, usize> = HashMap::new();
     let edges = control_edges(index, flow, pointer);
+    let mut branch_sets: HashMap<String, (Vec<String>, HashSet<String>)> = HashMap::new();
     for (edge, edge_c, at) in &edges {
         let from = id_at(index, &edge.from_node);
         let to = id_at(index, &edge.to_node);
@@ -147,13 +148,18 @@ pub(super) fn flow<'a>(
         *outgoing.entry(from.clone()).or_default() += 1;
         *incoming.entry(to).or_default() += 1;
         if let (Some(branch), Some(source)) = (&edge.from_branch, by_id.get(&from)) {
-            let known = match branches(*source) {
-                // Branches left out are the node type's own.
-                b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
-                b => b,
-            };
+            // each node's branches once, as a set: a node may have thousands of edges
+            let (known, set) = branch_sets.entry(from.clone()).or_insert_with(|| {
+                let known = match branches(*source) {
+                    // Branches left out are the node type's own.
+                    b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
+                    b => b,
+                };
+                let set = known.iter().cloned().collect::<HashSet<String>>();
+                (known, set)
+            });
             // pyagentspec does not check it: an edge that can never fire, so a warning
-            if !known.iter().any(|b| b == branch) {
+            if !set.contains(branch) {
                 let case = known
                     .iter()
                     .find(|b| b.eq_ignore_ascii_case(branch))

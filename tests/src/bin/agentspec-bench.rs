@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use agentspec_tests::{
-    agent_with_tools_document, linear_flow_document, nested_flows_document, to_json,
+    agent_with_tools_document, dense_flow_document, fan_out_flow_document, linear_flow_document,
+    nested_flows_document, to_json,
 };
 use agentspec_types::Document;
 use agentspec_types::tool::{RustTool, Toolbox, block_on};
@@ -237,6 +238,29 @@ fn main() {
         1000,
         agent_with_tools_document(1000),
     ));
+    // wide fan-out and many edges: how check grows with branches and edges
+    for branches in if quick {
+        vec![2000]
+    } else {
+        vec![1000, 5000, 20000]
+    } {
+        cases.push((
+            format!("one BranchingNode, {branches} branches"),
+            branches,
+            fan_out_flow_document(branches),
+        ));
+    }
+    for (nodes, edges) in if quick {
+        vec![(200, 20_000)]
+    } else {
+        vec![(2000, 20_000), (2000, 200_000)]
+    } {
+        cases.push((
+            format!("{nodes} LLM nodes, {edges} extra data edges"),
+            nodes + edges,
+            dense_flow_document(nodes, edges),
+        ));
+    }
     for depth in [5, 20, 50] {
         cases.push((
             format!("flows nested {depth} deep"),
