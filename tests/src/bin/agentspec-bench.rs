@@ -145,6 +145,32 @@ fn per_call<T>(runs: usize, n: usize, mut f: impl FnMut() -> T) -> f64 {
 
 /// Calling tools from JSON: the function itself, hand-written serde glue, the `#[tool]`
 /// type (static dispatch), and a `Toolbox` by name (one boxed future per call).
+/// YAML: the YAML parser alone (saphyr-parser's own event parse, every event consumed) against
+/// a typed load of the same text.
+fn yaml_loads(runs: usize, quick: bool) {
+    println!();
+    println!("| YAML document | bytes | parser events ms | typed load ms | load / parser |");
+    println!("|---|---:|---:|---:|---:|");
+    let sizes: &[usize] = if quick { &[1000] } else { &[1000, 5000, 20000] };
+    for &n in sizes {
+        let doc = Document::from_value(&linear_flow_document(n)).expect("loads");
+        let text = doc.to_yaml();
+        let events = fastest(runs, || {
+            saphyr_parser::Parser::new_from_str(&text)
+                .map(|e| e.expect("valid YAML"))
+                .count()
+        });
+        let load = fastest(runs, || Document::from_yaml_str(&text).expect("loads"));
+        println!(
+            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} |",
+            text.len(),
+            ms(events),
+            ms(load),
+            load.as_secs_f64() / events.as_secs_f64()
+        );
+    }
+}
+
 fn tool_calls(runs: usize, n: usize) {
     let toolbox = Toolbox::new()
         .with(AddTool)
@@ -314,5 +340,6 @@ fn main() {
             check.as_secs_f64() * 1e6 / nodes as f64,
         );
     }
+    yaml_loads(runs, quick);
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
 }
