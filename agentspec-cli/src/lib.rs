@@ -714,7 +714,23 @@ fn fmt(
             }
         };
     }
-    if !write.includes_secrets() {
+    if write.drops_unknown() {
+        for pointer in doc.unknown_keys() {
+            let _ = writeln!(
+                err,
+                "{}: dropped the key Agent Spec does not define at {pointer}",
+                path.display()
+            );
+        }
+    }
+    let target = match to {
+        Some(TextFormat::Json) => Format::Json,
+        Some(TextFormat::Yaml) => Format::Yaml,
+        None => loaded.format,
+    };
+    let text = doc.to_string_with(target.into(), write);
+    // a placeholder needs a `$component_ref`: without one in the text, nothing was redacted
+    if !write.includes_secrets() && text.contains("$component_ref") {
         let all = doc.to_value_with(&write.include_secrets(true));
         let mut redacted = Vec::new();
         placeholders_for_values(
@@ -731,21 +747,7 @@ fn fmt(
             );
         }
     }
-    if write.drops_unknown() {
-        for pointer in doc.unknown_keys() {
-            let _ = writeln!(
-                err,
-                "{}: dropped the key Agent Spec does not define at {pointer}",
-                path.display()
-            );
-        }
-    }
-    let target = match to {
-        Some(TextFormat::Json) => Format::Json,
-        Some(TextFormat::Yaml) => Format::Yaml,
-        None => loaded.format,
-    };
-    match out.write_all(doc.to_string_with(target.into(), write).as_bytes()) {
+    match out.write_all(text.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(err, "error: writing the document: {e}");
