@@ -45,7 +45,8 @@ enum Command {
         /// failing with `plugin-not-registered`.
         #[arg(long)]
         keep_unknown: bool,
-        /// Report the warnings of CODE as errors (`warnings`: every warning). Repeatable.
+        /// Report the warnings of CODE as errors (`warnings`: every warning). Repeatable. A
+        /// code that does not exist is refused (exit 2), with the closest one.
         #[arg(long, value_name = "CODE")]
         deny: Vec<String>,
         /// Do not report the warnings of CODE (errors cannot be allowed). Repeatable.
@@ -201,6 +202,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                 supplied.keep_unknown = keep_unknown;
                 let levels = deny.into_iter().fold(Levels::new(), Levels::deny);
                 supplied.levels = allow.into_iter().fold(levels, Levels::allow);
+                let problems = supplied.levels.problems();
+                if !problems.is_empty() {
+                    for p in problems {
+                        let _ = writeln!(err, "error: --deny/--allow: {p}");
+                    }
+                    return 2;
+                }
                 check(&files, format, &supplied, out, err)
             }
             Err(code) => code,
@@ -550,7 +558,7 @@ fn check(
 ) -> u8 {
     let mut code = 0;
     let mut all = Vec::new();
-    for path in files {
+    for (i, path) in files.iter().enumerate() {
         let loaded = match read(path) {
             Ok(l) => l,
             Err(e) => {
@@ -566,6 +574,12 @@ fn check(
                     let mut all = doc.warnings().to_vec();
                     all.extend(found);
                     all.sort_by_key(|d| (d.line, d.column));
+                    if i + 1 == files.len() {
+                        // The process ends after the last file: its memory goes back to the
+                        // system at once, without freeing the document value by value (a
+                        // tenth of `check`'s time on a large flow).
+                        std::mem::forget(doc);
+                    }
                     all
                 }
                 Err(e) => e.diagnostics,
@@ -573,9 +587,13 @@ fn check(
         if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {
             code = 1;
         }
-        let index = LineIndex::new(&loaded.text);
+        if diagnostics.is_empty() {
+            continue;
+        }
+        // the source excerpts are shown only in the human format
+        let index = matches!(format, OutputFormat::Human).then(|| LineIndex::new(&loaded.text));
         for d in diagnostics {
-            let shown = excerpt(&index, &d);
+            let shown = index.as_ref().map(|i| excerpt(i, &d)).unwrap_or_default();
             all.push((path.display().to_string(), d, shown));
         }
     }

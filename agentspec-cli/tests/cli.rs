@@ -416,13 +416,20 @@ fn check_denies_and_allows_codes() {
     let allowed = agentspec(&["check", "--allow", "unknown-field", file]);
     assert_eq!(allowed.status.code(), Some(0));
     assert!(!stdout(&allowed).contains("unknown-field"));
-    // an error cannot be allowed
-    let broken = fixture("negative/flow_missing_name.json");
-    let still = agentspec(&[
-        "check",
-        "--allow",
-        "missing-field",
-        broken.to_str().unwrap(),
-    ]);
-    assert_eq!(still.status.code(), Some(1));
+    // an error cannot be allowed, and a code that does not exist is refused, before any
+    // file is read
+    let refused = agentspec(&["check", "--allow", "missing-field", file]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "error: --deny/--allow: `missing-field` is an error, and errors cannot be allowed\n"
+    );
+    let misspelt = agentspec(&["check", "--deny", "unknown-feild", "--deny", "nope", file]);
+    assert_eq!(misspelt.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&misspelt.stderr),
+        "error: --deny/--allow: there is no diagnostic code `nope`\n\
+         error: --deny/--allow: there is no diagnostic code `unknown-feild`; did you mean `unknown-field`?\n"
+    );
+    assert!(stdout(&misspelt).is_empty());
 }

@@ -3,7 +3,7 @@
 //! nothing, to the wrong family or in a cycle, unused entries and unsupplied secrets, all
 //! reported at once, located lazily from the source text.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use crate::codec::Decoder;
 use crate::diagnostic::{Diagnostic, push_pointer_token};

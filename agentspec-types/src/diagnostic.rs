@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+pub(crate) mod suggest;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -221,6 +223,99 @@ mod tests {
     }
 }
 
+/// Every diagnostic code with its default level, in the order of the table in
+/// [`guide::documents`](crate::guide::documents) (a test keeps the two equal).
+/// `missing-secret` is a warning by default and an error once secret values are supplied.
+pub const CODES: &[(&str, Severity)] = &[
+    ("syntax-error", Severity::Error),
+    ("duplicate-key", Severity::Error),
+    ("too-deep", Severity::Error),
+    ("too-large", Severity::Error),
+    ("io-error", Severity::Error),
+    ("invalid-type", Severity::Error),
+    ("invalid-value", Severity::Error),
+    ("out-of-range", Severity::Error),
+    ("invalid-length", Severity::Error),
+    ("missing-field", Severity::Error),
+    ("unknown-field", Severity::Warning),
+    ("missing-component-type", Severity::Error),
+    ("unknown-component-type", Severity::Error),
+    ("wrong-component-family", Severity::Error),
+    ("plugin-not-registered", Severity::Error),
+    ("unresolved-reference", Severity::Error),
+    ("duplicate-id", Severity::Error),
+    ("reference-cycle", Severity::Error),
+    ("unknown-version", Severity::Error),
+    ("invalid-version", Severity::Error),
+    ("root-reference", Severity::Warning),
+    ("invalid-split", Severity::Error),
+    ("version-too-old", Severity::Error),
+    ("newer-value", Severity::Error),
+    ("flow-start-node", Severity::Error),
+    ("flow-end-node", Severity::Error),
+    ("edge-node-not-in-flow", Severity::Error),
+    ("unknown-branch", Severity::Warning),
+    ("branches-mismatch", Severity::Error),
+    ("inputs-mismatch", Severity::Error),
+    ("outputs-mismatch", Severity::Error),
+    ("startnode-io", Severity::Error),
+    ("endnode-io", Severity::Error),
+    ("data-edge-output", Severity::Error),
+    ("data-edge-input", Severity::Error),
+    ("data-edge-type", Severity::Error),
+    ("flow-inputs", Severity::Error),
+    ("flow-outputs", Severity::Error),
+    ("property-title", Severity::Error),
+    ("property-schema", Severity::Error),
+    ("property-default", Severity::Error),
+    ("duplicate-property", Severity::Error),
+    ("header-in-both", Severity::Error),
+    ("datastore-schema", Severity::Error),
+    ("summarization-threshold", Severity::Error),
+    ("transform-value", Severity::Error),
+    ("transform-datastore", Severity::Error),
+    ("catch-exception", Severity::Error),
+    ("retry-policy", Severity::Error),
+    ("cardinality", Severity::Error),
+    ("missing-secret", Severity::Warning),
+    ("missing-version", Severity::Warning),
+    ("legacy-version", Severity::Warning),
+    ("legacy-version-field", Severity::Warning),
+    ("nested-version", Severity::Warning),
+    ("reference-extra-key", Severity::Warning),
+    ("newer-field", Severity::Warning),
+    ("dropped-field", Severity::Warning),
+    ("legacy-value", Severity::Warning),
+    ("unused-component", Severity::Warning),
+    ("property-without-title", Severity::Warning),
+    ("unreachable-node", Severity::Warning),
+    ("input-not-fed", Severity::Warning),
+    ("no-path-to-end", Severity::Warning),
+];
+
+/// The default level of `code`, or `None` for a code that does not exist.
+pub fn default_level(code: &str) -> Option<Severity> {
+    CODES.iter().find(|(c, _)| *c == code).map(|(_, s)| *s)
+}
+
+/// A code given to [`Levels`] that cannot take effect: no such code exists (with the nearest
+/// existing one, when one is near), or the code is an error, which cannot be allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelError {
+    /// The code as given.
+    pub code: String,
+    /// What is wrong with it, in a sentence.
+    pub message: String,
+}
+
+impl fmt::Display for LevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LevelError {}
+
 /// Rule levels, as clippy and ruff have them: every code has a default level (its severity,
 /// listed in [`guide::documents`](crate::guide::documents)); `deny` raises a code's warnings to
 /// errors (`"warnings"` stands for every warning), `allow` silences a code's warnings. An error
@@ -259,6 +354,49 @@ impl Levels {
     pub fn allow(mut self, code: impl Into<String>) -> Self {
         self.allow.insert(code.into());
         self
+    }
+
+    /// Every code given to [`Levels::deny`] or [`Levels::allow`] that cannot take effect: one
+    /// that does not exist (`"warnings"` aside), or an error given to `allow`. A caller
+    /// that takes codes from its user (the CLI's `--deny` and `--allow`) reports these;
+    /// [`Levels::apply`] ignores them.
+    ///
+    /// ```
+    /// use agentspec_types::diagnostic::Levels;
+    ///
+    /// let levels = Levels::new().deny("unknown-feild").allow("syntax-error");
+    /// let problems: Vec<String> = levels.problems().iter().map(|p| p.to_string()).collect();
+    /// assert_eq!(problems, [
+    ///     "`syntax-error` is an error, and errors cannot be allowed",
+    ///     "there is no diagnostic code `unknown-feild`; did you mean `unknown-field`?",
+    /// ]);
+    /// ```
+    pub fn problems(&self) -> Vec<LevelError> {
+        let mut out = Vec::new();
+        for code in self.allow.iter().chain(&self.deny) {
+            let allowed = self.allow.contains(code);
+            let message = match default_level(code) {
+                Some(Severity::Error) if allowed => {
+                    format!("`{code}` is an error, and errors cannot be allowed")
+                }
+                Some(_) => continue,
+                None if code == "warnings" && !allowed => continue,
+                None => {
+                    let codes = CODES.iter().map(|(c, _)| *c);
+                    match suggest::closest(code, codes) {
+                        Some(c) => {
+                            format!("there is no diagnostic code `{code}`; did you mean `{c}`?")
+                        }
+                        None => format!("there is no diagnostic code `{code}`"),
+                    }
+                }
+            };
+            out.push(LevelError {
+                code: code.clone(),
+                message,
+            });
+        }
+        out
     }
 
     /// Whether every code is at its default level.

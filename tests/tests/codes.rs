@@ -8,6 +8,14 @@ use agentspec_types::Document;
 
 /// (code, example file) of every row of the guide's table.
 fn table() -> Vec<(String, Option<String>)> {
+    rows()
+        .into_iter()
+        .map(|(code, _, example)| (code, example))
+        .collect()
+}
+
+/// (code, severity column, example file) of every row of the guide's table.
+fn rows() -> Vec<(String, String, Option<String>)> {
     let readme = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../agentspec-types/docs/guide/documents.md"
@@ -26,13 +34,31 @@ fn table() -> Vec<(String, Option<String>)> {
                 .trim_start_matches("| ")
                 .trim_matches('`')
                 .to_owned();
+            let severity = cells[1].to_owned();
             let example = cells
                 .last()
                 .and_then(|c| c.trim_end_matches(" |").strip_prefix('`'))
                 .map(|c| c.trim_end_matches('`').to_owned());
-            (code, example)
+            (code, severity, example)
         })
         .collect()
+}
+
+#[test]
+fn the_library_lists_the_table_codes_with_their_default_levels() {
+    let listed: Vec<(String, String)> = agentspec_types::diagnostic::CODES
+        .iter()
+        .map(|(code, level)| ((*code).to_owned(), level.as_str().to_owned()))
+        .collect();
+    let table: Vec<(String, String)> = rows()
+        .into_iter()
+        .map(|(code, severity, _)| {
+            // "warning (error once values are given)": the default level comes first
+            let level = severity.split(' ').next().unwrap_or_default().to_owned();
+            (code, level)
+        })
+        .collect();
+    assert_eq!(listed, table);
 }
 
 #[test]
@@ -78,13 +104,30 @@ fn every_code_in_the_table_is_produced_by_its_example() {
 #[test]
 fn every_code_the_test_documents_produce_is_in_the_table() {
     let listed: BTreeSet<String> = table().into_iter().map(|(code, _)| code).collect();
+    let two_levels: BTreeSet<String> = rows()
+        .into_iter()
+        .filter(|(_, severity, _)| severity.contains('('))
+        .map(|(code, ..)| code)
+        .collect();
     let mut produced = BTreeSet::new();
     for folder in ["generated", "negative", "edge-cases", "codes"] {
         for path in fixtures(folder, "json")
             .into_iter()
             .chain(fixtures(folder, "yaml"))
         {
-            produced.extend(diagnostics_of(&path).into_iter().map(|d| d.code.to_owned()));
+            for d in diagnostics_of(&path) {
+                // produced at its default level (no levels are applied here), unless the
+                // table names the cases where it is the other
+                let level = agentspec_types::diagnostic::default_level(d.code);
+                assert!(
+                    level == Some(d.severity) || two_levels.contains(d.code),
+                    "{}: {} at {:?}, listed as {level:?}",
+                    path.display(),
+                    d.code,
+                    d.severity
+                );
+                produced.insert(d.code.to_owned());
+            }
         }
     }
     let unlisted: Vec<&String> = produced.difference(&listed).collect();

@@ -344,3 +344,47 @@ fn a_borrowed_text_is_located_when_written_again_and_a_file_always() {
     // the canonical text, borrowed, is recognized when written again
     assert!(located(&Document::from_json_str(&json).unwrap().validate()));
 }
+
+#[test]
+fn locate_places_every_pointer_once_even_with_many_diagnostics_under_one_map() {
+    let text =
+        "{\n  \"a/b\": {\"x~y\": [10, 20]},\n  \"list\": [true, {\"k\": null}],\n  \"last\": 1\n}";
+    let at = |pointer: &str| Diagnostic::warning("unknown-field", "test", pointer, None);
+    let mut found = vec![
+        at("/a~1b/x~0y/1"),
+        at("/list/1/k"),
+        at("/list/7"),
+        at("/a~1b/missing/deeper"),
+        at("/last"),
+        at(""),
+        at("/list/1/k"),
+    ];
+    locate(&mut found, text, Format::Json);
+    let places: Vec<(Option<u32>, Option<u32>)> =
+        found.iter().map(|d| (d.line, d.column)).collect();
+    assert_eq!(
+        places,
+        [
+            // the array item
+            (Some(2), Some(23)),
+            // the key `k`
+            (Some(3), Some(19)),
+            // past the list: the list's key
+            (Some(3), Some(3)),
+            // past the object: its key
+            (Some(2), Some(3)),
+            (Some(4), Some(3)),
+            // the whole document
+            (Some(1), Some(1)),
+            (Some(3), Some(19)),
+        ]
+    );
+    // 80,000 diagnostics under one map of 80,000 keys: one walk, not one scan per diagnostic
+    let n = 80_000;
+    let keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\": {i}")).collect();
+    let text = format!("{{{}}}", keys.join(",\n"));
+    let mut found: Vec<Diagnostic> = (0..n).rev().map(|i| at(&format!("/k{i}"))).collect();
+    locate(&mut found, &text, Format::Json);
+    assert_eq!((found[0].line, found[0].column), (Some(n as u32), Some(1)));
+    assert_eq!((found[n - 1].line, found[n - 1].column), (Some(1), Some(2)));
+}

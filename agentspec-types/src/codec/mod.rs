@@ -17,14 +17,13 @@ mod encode;
 pub mod plugin;
 mod primitives;
 mod refs;
-mod suggest;
 mod versions;
 
+pub use crate::diagnostic::suggest::closest;
 pub use crate::model::component::{ComponentInfo, Tagged};
 pub use crate::model::encoder::{Encoder, Need};
 pub use encode::gates;
 pub use refs::SecretField;
-pub use suggest::closest;
 pub use versions::NewerField;
 
 /// Where a value stands in the document, as a chain of keys and indices; turned into a

@@ -275,8 +275,14 @@ impl<C: ComponentSet + Send> Document<C> {
         format: Format,
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {
-        let index = LineIndex::new(text);
-        let locate = |diagnostics| index.locate_all(diagnostics);
+        // lines are counted only when there is something to place
+        let locate = |diagnostics: Vec<Diagnostic>| {
+            if diagnostics.is_empty() {
+                diagnostics
+            } else {
+                LineIndex::new(text).locate_all(diagnostics)
+            }
+        };
         let (tree, depth) =
             parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
@@ -744,34 +750,93 @@ impl<C: ComponentSet + Send> Document<C> {
 
 /// Fills the offset, line and column of diagnostics that have only a pointer (those of
 /// [`Document::validate`]) from the source text the document was loaded from.
+///
+/// The text is parsed again only when some diagnostic lacks an offset. The work is linear in
+/// the text and the pointers: the pointers are gathered into a trie, which is walked once
+/// beside the tree. A pointer that leads past the tree is placed at its deepest existing
+/// value.
 pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
+    if diagnostics.iter().all(|d| d.offset.is_some()) {
+        return;
+    }
     let Ok((tree, _)) = parse_with_depth(text, format) else {
         return;
     };
-    let index = LineIndex::new(text);
-    for d in diagnostics.iter_mut().filter(|d| d.offset.is_none()) {
-        let mut node = &tree;
-        let mut offset = node.offset;
+    // the trie of unescaped pointer tokens; each trie node lists the diagnostics ending there
+    struct Step {
+        children: std::collections::HashMap<String, usize>,
+        ends: Vec<usize>,
+    }
+    let mut trie = vec![Step {
+        children: Default::default(),
+        ends: Vec::new(),
+    }];
+    for (i, d) in diagnostics.iter().enumerate() {
+        if d.offset.is_some() {
+            continue;
+        }
+        let mut at = 0;
         for token in d.pointer.split('/').skip(1) {
             let token = token.replace("~1", "/").replace("~0", "~");
-            let next = match &node.value {
-                Value::Object(entries) => entries
-                    .iter()
-                    .find(|e| e.key == token)
-                    .map(|e| (&e.value, e.key_offset)),
-                Value::Array(items) => token
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| items.get(i))
-                    .map(|n| (n, n.offset)),
-                _ => None,
+            at = match trie[at].children.get(&token) {
+                Some(&next) => next,
+                None => {
+                    trie.push(Step {
+                        children: Default::default(),
+                        ends: Vec::new(),
+                    });
+                    let next = trie.len() - 1;
+                    trie[at].children.insert(token, next);
+                    next
+                }
             };
-            let Some((child, at)) = next else { break };
-            node = child;
-            offset = at;
         }
-        d.offset = Some(offset as usize);
-        d.locate(&index);
+        trie[at].ends.push(i);
+    }
+    let mut offsets: Vec<(usize, u32)> = Vec::new();
+    let mut stack = vec![(&tree, 0usize, tree.offset)];
+    while let Some((node, step, offset)) = stack.pop() {
+        offsets.extend(trie[step].ends.iter().map(|&i| (i, offset)));
+        let children = &trie[step].children;
+        if children.is_empty() {
+            continue;
+        }
+        let mut found = std::collections::HashSet::new();
+        match &node.value {
+            Value::Object(entries) => {
+                for e in entries.iter() {
+                    if let Some(&next) = children.get(e.key.as_str())
+                        && found.insert(next)
+                    {
+                        stack.push((&e.value, next, e.key_offset));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (token, &next) in children {
+                    if let Some(item) = token.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                        found.insert(next);
+                        stack.push((item, next, item.offset));
+                    }
+                }
+            }
+            _ => {}
+        }
+        // the pointers that go past the tree stop here
+        let mut lost: Vec<usize> = children
+            .values()
+            .copied()
+            .filter(|n| !found.contains(n))
+            .collect();
+        while let Some(n) = lost.pop() {
+            offsets.extend(trie[n].ends.iter().map(|&i| (i, offset)));
+            lost.extend(trie[n].children.values().copied());
+        }
+    }
+    let index = LineIndex::new(text);
+    for (i, offset) in offsets {
+        diagnostics[i].offset = Some(offset as usize);
+        diagnostics[i].locate(&index);
     }
 }
 

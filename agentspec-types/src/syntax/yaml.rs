@@ -297,10 +297,13 @@ impl Builder<'_> {
                     }
                     (_, Some(raw)) => raw.to_owned(),
                 };
-                let duplicate = keys.is_duplicate(entries, &key);
-                let message = format!("the key `{key}` appears twice in the same mapping");
+                // the message is built only for a duplicate; the pending key is set first, as
+                // the error's pointer names it
+                let duplicate = keys
+                    .is_duplicate(entries, &key)
+                    .then(|| format!("the key `{key}` appears twice in the same mapping"));
                 *pending = Some((key, node.offset));
-                if duplicate {
+                if let Some(message) = duplicate {
                     return Err(self.error("duplicate-key", message, node.offset));
                 }
             }

@@ -7,6 +7,7 @@
 )]
 use super::*;
 use crate::{BranchingNode, ControlFlowEdge, DataFlowEdge, EndNode, Flow, Node, StartNode};
+use std::borrow::Cow;
 
 /// Nodes with one branch, `next`.
 pub(super) const SINGLE_BRANCH: [&str; 11] = [
@@ -44,34 +45,35 @@ pub(super) fn branches(c: &dyn ComponentInfo) -> Vec<String> {
 }
 
 /// The nodes of a flow, resolved, with their pointers.
-fn flow_nodes<'a>(index: &Index<'a>, flow: &'a Flow, pointer: &str) -> Vec<Seen<'a>> {
+fn flow_nodes<'a, 's>(index: &'s Index<'a>, flow: &'a Flow, pointer: &str) -> Vec<Seen<'a, 's>> {
     flow.nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| index.resolve(n, &token(&token(pointer, "nodes"), &i.to_string())))
+        .filter_map(|(i, n)| index.resolve(n, || item(pointer, "nodes", i)))
         .collect()
 }
 
+/// The pointer of item `i` of the list `key` of the component at `pointer`.
+fn item(pointer: &str, key: &str, i: usize) -> String {
+    token(&token(pointer, key), &i.to_string())
+}
+
 /// The id of the node at a position (empty when it resolves to nothing).
-fn id_at<'a>(index: &Index<'a>, position: &'a crate::RefOr<Node>) -> String {
-    index
-        .get(position)
-        .map(|n| n.id().to_owned())
-        .unwrap_or_default()
+fn id_at<'a>(index: &Index<'a>, position: &'a crate::RefOr<Node>) -> &'a str {
+    index.get(position).map(|n| n.id()).unwrap_or_default()
 }
 
 /// The control edges of a flow, resolved, with their pointers.
-fn control_edges<'a>(
-    index: &Index<'a>,
+fn control_edges<'a, 's>(
+    index: &'s Index<'a>,
     flow: &'a Flow,
     pointer: &str,
-) -> Vec<(&'a ControlFlowEdge, &'a dyn ComponentInfo, String)> {
+) -> Vec<(&'a ControlFlowEdge, &'a dyn ComponentInfo, Cow<'s, str>)> {
     flow.control_flow_connections
         .iter()
         .enumerate()
         .filter_map(|(i, e)| {
-            let at = token(&token(pointer, "control_flow_connections"), &i.to_string());
-            let seen = index.resolve(e, &at)?;
+            let seen = index.resolve(e, || item(pointer, "control_flow_connections", i))?;
             typed::<ControlFlowEdge>(seen.c).map(|edge| (edge, seen.c, seen.pointer))
         })
         .collect()
@@ -87,7 +89,7 @@ pub(super) fn flow<'a>(
     pointer: &str,
 ) {
     let nodes = flow_nodes(index, flow, pointer);
-    let ids: HashSet<String> = nodes.iter().map(|n| n.c.id().to_owned()).collect();
+    let ids: HashSet<&str> = nodes.iter().map(|n| n.c.id()).collect();
     let starts = nodes
         .iter()
         .filter(|n| typed::<StartNode>(n.c).is_some())
@@ -100,12 +102,9 @@ pub(super) fn flow<'a>(
             format!("a flow has exactly one StartNode in `nodes`, found {starts}"),
         );
     }
-    let start = index.resolve(&flow.start_node, &token(pointer, "start_node"));
-    let start_id = start
-        .as_ref()
-        .map(|s| s.c.id().to_owned())
-        .unwrap_or_default();
-    if !ids.contains(&start_id) {
+    let start = index.resolve(&flow.start_node, || token(pointer, "start_node"));
+    let start_id = start.as_ref().map(|s| s.c.id()).unwrap_or_default();
+    if !ids.contains(start_id) {
         report.error(
             "flow-start-node",
             body,
@@ -113,10 +112,10 @@ pub(super) fn flow<'a>(
             format!("`start_node` (`{start_id}`) is not one of the flow's nodes"),
         );
     }
-    let ends: Vec<String> = nodes
+    let ends: Vec<&str> = nodes
         .iter()
         .filter(|n| typed::<EndNode>(n.c).is_some())
-        .map(|n| n.c.id().to_owned())
+        .map(|n| n.c.id())
         .collect();
     if ends.is_empty() {
         report.error(
@@ -126,16 +125,15 @@ pub(super) fn flow<'a>(
             "a flow has at least one EndNode",
         );
     }
-    let by_id: HashMap<String, &dyn ComponentInfo> =
-        nodes.iter().map(|n| (n.c.id().to_owned(), n.c)).collect();
-    let mut outgoing: HashMap<String, usize> = HashMap::new();
-    let mut incoming: HashMap<String, usize> = HashMap::new();
+    let by_id: HashMap<&str, &dyn ComponentInfo> = nodes.iter().map(|n| (n.c.id(), n.c)).collect();
+    let mut outgoing: HashMap<&str, usize> = HashMap::new();
+    let mut incoming: HashMap<&str, usize> = HashMap::new();
     let edges = control_edges(index, flow, pointer);
-    let mut branch_sets: HashMap<String, (Vec<String>, HashSet<String>)> = HashMap::new();
+    let mut branch_sets: HashMap<&str, (Vec<String>, HashSet<String>)> = HashMap::new();
     for (edge, edge_c, at) in &edges {
         let from = id_at(index, &edge.from_node);
         let to = id_at(index, &edge.to_node);
-        for (end, id) in [("from_node", &from), ("to_node", &to)] {
+        for (end, id) in [("from_node", from), ("to_node", to)] {
             if !ids.contains(id) {
                 report.error(
                     "edge-node-not-in-flow",
@@ -145,11 +143,11 @@ pub(super) fn flow<'a>(
                 );
             }
         }
-        *outgoing.entry(from.clone()).or_default() += 1;
+        *outgoing.entry(from).or_default() += 1;
         *incoming.entry(to).or_default() += 1;
-        if let (Some(branch), Some(source)) = (&edge.from_branch, by_id.get(&from)) {
+        if let (Some(branch), Some(source)) = (&edge.from_branch, by_id.get(from)) {
             // each node's branches once, as a set: a node may have thousands of edges
-            let (known, set) = branch_sets.entry(from.clone()).or_insert_with(|| {
+            let (known, set) = branch_sets.entry(from).or_insert_with(|| {
                 let known = match branches(*source) {
                     // Branches left out are the node type's own.
                     b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
@@ -177,7 +175,7 @@ pub(super) fn flow<'a>(
         }
     }
     if !start_id.is_empty()
-        && (outgoing.get(&start_id) != Some(&1) || incoming.contains_key(&start_id))
+        && (outgoing.get(start_id) != Some(&1) || incoming.contains_key(start_id))
     {
         report.error(
             "flow-start-node",
@@ -204,7 +202,7 @@ pub(super) fn flow<'a>(
             );
         }
     }
-    unreachable(report, index, body, flow, pointer, &nodes, &start_id);
+    unreachable(report, index, body, flow, pointer, &nodes, start_id);
     end_outputs_agree(report, body, pointer, &nodes);
     inputs_fed(report, index, body, flow, &nodes);
     data_edges(report, index, flow, pointer, &ids);
@@ -234,12 +232,7 @@ pub(super) fn flow<'a>(
                 let message = format!(
                     "the output `{title}` has no default, so every EndNode must output it; `{end}` does not"
                 );
-                report.error(
-                    "flow-outputs",
-                    body,
-                    token(&token(pointer, "outputs"), &i.to_string()),
-                    message,
-                );
+                report.error("flow-outputs", body, item(pointer, "outputs", i), message);
             }
         }
     }
@@ -250,7 +243,7 @@ fn end_outputs_agree(
     report: &mut Report,
     body: &dyn ComponentInfo,
     pointer: &str,
-    nodes: &[Seen<'_>],
+    nodes: &[Seen<'_, '_>],
 ) {
     let shape = |m: &JsonObject| {
         m.iter()
@@ -287,7 +280,7 @@ fn inputs_fed<'a>(
     index: &Index<'a>,
     body: &dyn ComponentInfo,
     flow: &'a Flow,
-    nodes: &[Seen<'a>],
+    nodes: &[Seen<'a, '_>],
 ) {
     let Some(edges) = flow
         .data_flow_connections
@@ -303,7 +296,7 @@ fn inputs_fed<'a>(
         };
         fed.insert((
             id_at(index, &edge.destination_node),
-            edge.destination_input.clone(),
+            edge.destination_input.as_str(),
         ));
     }
     let flow_inputs: HashSet<String> = titles(body, "inputs").into_iter().collect();
@@ -315,7 +308,7 @@ fn inputs_fed<'a>(
             let title = title_of(input);
             if input.get("default").is_none()
                 && !flow_inputs.contains(title)
-                && !fed.contains(&(node.c.id().to_owned(), title.to_owned()))
+                && !fed.contains(&(node.c.id(), title))
             {
                 let at = token(&token(&node.pointer, "inputs"), &i.to_string());
                 report.warning(
@@ -336,61 +329,56 @@ fn unreachable<'a>(
     body: &dyn ComponentInfo,
     flow: &'a Flow,
     pointer: &str,
-    nodes: &[Seen<'a>],
-    start: &str,
+    nodes: &[Seen<'a, '_>],
+    start: &'a str,
 ) {
-    let mut next: HashMap<String, Vec<String>> = HashMap::new();
-    let mut previous: HashMap<String, Vec<String>> = HashMap::new();
+    let mut next: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut previous: HashMap<&str, Vec<&str>> = HashMap::new();
     for e in &flow.control_flow_connections {
         let Some(edge) = index.get(e).and_then(typed::<ControlFlowEdge>) else {
             continue;
         };
         let (from, to) = (index.get(&edge.from_node), index.get(&edge.to_node));
         if let (Some(from), Some(to)) = (from, to) {
-            next.entry(from.id().to_owned())
-                .or_default()
-                .push(to.id().to_owned());
-            previous
-                .entry(to.id().to_owned())
-                .or_default()
-                .push(from.id().to_owned());
+            next.entry(from.id()).or_default().push(to.id());
+            previous.entry(to.id()).or_default().push(from.id());
         }
     }
-    let mut reached = HashSet::from([start.to_owned()]);
-    let mut queue = vec![start.to_owned()];
+    let mut reached: HashSet<&str> = std::iter::once(start).collect();
+    let mut queue = vec![start];
     while let Some(n) = queue.pop() {
-        for m in next.get(&n).into_iter().flatten() {
-            if reached.insert(m.clone()) {
-                queue.push(m.clone());
+        for &m in next.get(n).into_iter().flatten() {
+            if reached.insert(m) {
+                queue.push(m);
             }
         }
     }
     // Nodes from which an EndNode can be reached, walking the edges backwards.
-    let mut can_end: HashSet<String> = nodes
+    let mut can_end: HashSet<&str> = nodes
         .iter()
         .filter(|n| typed::<EndNode>(n.c).is_some())
-        .map(|n| n.c.id().to_owned())
+        .map(|n| n.c.id())
         .collect();
     // one backward walk from the EndNodes: linear in the edges
-    let mut queue: Vec<String> = can_end.iter().cloned().collect();
+    let mut queue: Vec<&str> = can_end.iter().copied().collect();
     while let Some(n) = queue.pop() {
-        for m in previous.get(&n).into_iter().flatten() {
-            if can_end.insert(m.clone()) {
-                queue.push(m.clone());
+        for &m in previous.get(n).into_iter().flatten() {
+            if can_end.insert(m) {
+                queue.push(m);
             }
         }
     }
     for (i, node) in nodes.iter().enumerate() {
         let id = node.c.id();
         if reached.contains(id) && !can_end.contains(id) && !can_end.is_empty() {
-            let at = token(&token(pointer, "nodes"), &i.to_string());
+            let at = item(pointer, "nodes", i);
             report.warning("no-path-to-end", body, at, format!("no EndNode can be reached from the node `{id}` (a dead end, or a cycle with no way out)"));
         }
     }
     for (i, node) in nodes.iter().enumerate() {
         let id = node.c.id();
         if !start.is_empty() && !reached.contains(id) {
-            let at = token(&token(pointer, "nodes"), &i.to_string());
+            let at = item(pointer, "nodes", i);
             report.warning(
                 "unreachable-node",
                 body,
@@ -406,11 +394,10 @@ fn data_edges<'a>(
     index: &Index<'a>,
     flow: &'a Flow,
     pointer: &str,
-    ids: &HashSet<String>,
+    ids: &HashSet<&str>,
 ) {
     for (i, e) in flow.data_flow_connections.iter().flatten().enumerate() {
-        let at = token(&token(pointer, "data_flow_connections"), &i.to_string());
-        let Some(seen) = index.resolve(e, &at) else {
+        let Some(seen) = index.resolve(e, || item(pointer, "data_flow_connections", i)) else {
             continue;
         };
         let (edge_c, at) = (seen.c, seen.pointer);
@@ -460,7 +447,7 @@ fn data_edges<'a>(
                 report.error(
                     "data-edge-type",
                     edge_c,
-                    at.clone(),
+                    at.to_string(),
                     format!(
                         "the output `{output}` ({}) does not convert to the input `{input}` ({})",
                         type_name(&a),

@@ -2,7 +2,8 @@
 //! JSON pointer it is written at, and the `$referenced_components` entries by key, so that a
 //! position holding a reference resolves to the component it names.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
+use std::borrow::Cow;
 
 use crate::model::component::ComponentInfo;
 use crate::model::refs::RefOr;
@@ -165,21 +166,22 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// The component at a position (following a reference), with its pointer; `pointer` is
-    /// the position's.
-    pub fn resolve<T: ComponentInfo>(
-        &self,
+    /// The component at a position (following a reference), with its pointer; `at` gives
+    /// the position's pointer, built only when the component is written there (a reference's
+    /// target is borrowed from the index).
+    pub fn resolve<'s, T: ComponentInfo>(
+        &'s self,
         position: &'a RefOr<T>,
-        pointer: &str,
-    ) -> Option<Seen<'a>> {
+        at: impl FnOnce() -> String,
+    ) -> Option<Seen<'a, 's>> {
         match position {
             RefOr::Inline(c) => Some(Seen {
                 c,
-                pointer: pointer.to_owned(),
+                pointer: Cow::Owned(at()),
             }),
             RefOr::Ref(r) => self.entries.get(r.id.as_str()).map(|(c, p)| Seen {
                 c: *c,
-                pointer: p.clone(),
+                pointer: Cow::Borrowed(p.as_str()),
             }),
         }
     }
@@ -204,7 +206,7 @@ fn visit<'a>(
     maps: &mut Vec<(String, &'a indexmap::IndexMap<String, Component>)>,
     inside: &mut std::collections::HashSet<usize>,
 ) {
-    let mut raws: Vec<String> = Vec::new();
+    let mut raws: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut found: Vec<(&'a dyn ComponentInfo, String)> = Vec::new();
     root.walk_at(&mut at.to_owned(), &mut |pointer, v| match v {
         Visit::Component(c) => {
@@ -212,14 +214,14 @@ fn visit<'a>(
                 .and_then(crate::model::plugin::Plugin::raw)
                 .is_some()
             {
-                raws.push(pointer.to_owned());
+                raws.insert(pointer.to_owned());
             }
             found.push((c, pointer.to_owned()));
         }
         Visit::Referenced(map) => maps.push((pointer.to_owned(), map)),
     });
     for (c, pointer) in found {
-        let raw = raws.contains(&pointer);
+        let raw = raws.contains(pointer.as_str());
         if interior {
             inside.insert(components.len());
         }
@@ -235,9 +237,9 @@ fn visit<'a>(
 }
 
 /// A component and the pointer it is written at.
-pub(super) struct Seen<'a> {
+pub(super) struct Seen<'a, 's> {
     pub c: &'a dyn ComponentInfo,
-    pub pointer: String,
+    pub pointer: Cow<'s, str>,
 }
 
 /// The component as its own struct.

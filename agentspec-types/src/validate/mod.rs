@@ -6,8 +6,9 @@
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::model::component::ComponentInfo;
 use crate::{Component, JsonObject};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 mod flow;
 mod index;

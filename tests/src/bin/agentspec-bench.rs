@@ -1,4 +1,5 @@
-//! `agentspec-bench [--quick]`: loads and writes large generated documents with the typed
+//! `agentspec-bench [--quick]` (or `--write-linear N FILE`, to write the linear flow of N
+//! LLM nodes for profiling by hand): loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
 //! Then times calling `#[tool]` functions from JSON arguments, through the tool and
@@ -235,8 +236,77 @@ fn tool_calls(runs: usize, n: usize) {
     );
 }
 
+/// `agentspec check` as a whole process against a process that only reads the file and
+/// parses it into `serde_json::Value` (this binary with `--parse-value FILE`), side by side,
+/// on the same files. The `agentspec` binary is looked for next to this one
+/// (`cargo build --release -p agentspec-cli` puts it there).
+fn process_checks(runs: usize, quick: bool) {
+    let me = std::env::current_exe().expect("own path");
+    let cli = me.with_file_name(format!("agentspec{}", std::env::consts::EXE_SUFFIX));
+    println!();
+    if !cli.exists() {
+        println!(
+            "(no `agentspec` binary at {}: build it with `cargo build --release -p agentspec-cli` to time `check` as a process)",
+            cli.display()
+        );
+        return;
+    }
+    println!(
+        "| process | bytes | Value parse process ms | `agentspec check` ms | check / Value | check µs/node |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    let dir = std::env::temp_dir().join(format!("agentspec-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let sizes: &[usize] = if quick { &[1000] } else { &[1000, 5000, 20000] };
+    for &n in sizes {
+        let doc = Document::from_value(&linear_flow_document(n)).expect("loads");
+        let text = doc.to_json_pretty();
+        let file = dir.join(format!("linear-{n}.json"));
+        std::fs::write(&file, &text).expect("writes the file");
+        let run = |program: &std::path::Path, args: &[&std::ffi::OsStr]| {
+            let status = std::process::Command::new(program)
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("starts");
+            assert!(status.success(), "{} failed", program.display());
+        };
+        let value = fastest(runs, || {
+            run(&me, &["--parse-value".as_ref(), file.as_os_str()])
+        });
+        let check = fastest(runs, || run(&cli, &["check".as_ref(), file.as_os_str()]));
+        println!(
+            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            text.len(),
+            ms(value),
+            ms(check),
+            check.as_secs_f64() / value.as_secs_f64(),
+            check.as_secs_f64() * 1e6 / n as f64,
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, file] = args.as_slice()
+        && flag == "--parse-value"
+    {
+        // the baseline process: read the file, parse it into a Value, exit
+        let text = std::fs::read_to_string(file).expect("reads");
+        black_box(parse_value(&text));
+        return;
+    }
+    if let [_, flag, n, file] = args.as_slice()
+        && flag == "--write-linear"
+    {
+        // for profiling by hand: the linear flow of N LLM nodes, as the benchmark writes it
+        let n = n.parse().expect("a node count");
+        let doc = Document::from_value(&linear_flow_document(n)).expect("loads");
+        std::fs::write(file, doc.to_json_pretty()).expect("writes");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let runs = if quick { 2 } else { 7 };
     let mut cases: Vec<(String, usize, serde_json::Value)> = vec![
         (
@@ -343,6 +413,7 @@ fn main() {
             check.as_secs_f64() * 1e6 / nodes as f64,
         );
     }
+    process_checks(runs, quick);
     yaml_loads(runs, quick);
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
 }
