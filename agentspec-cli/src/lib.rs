@@ -4,7 +4,7 @@
 #![deny(missing_docs)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use agentspec_types::diagnostic::{Levels, LineIndex};
@@ -13,6 +13,8 @@ use agentspec_types::{
     WriteOptions, locate,
 };
 use clap::{Parser, Subcommand, ValueEnum};
+
+mod files;
 
 /// Check and format Open Agent Spec documents (JSON or YAML).
 #[derive(Debug, Parser)]
@@ -53,10 +55,15 @@ enum Command {
         #[arg(long, value_name = "CODE")]
         allow: Vec<String>,
     },
-    /// Load a document and write it to stdout in pyagentspec's layout.
+    /// Load a document and write it to stdout in pyagentspec's layout (with `--write`, back
+    /// to its file).
     Fmt {
         /// The document.
         file: PathBuf,
+        /// Rewrite FILE in place instead of printing it: the new text is written in full to a
+        /// temporary file beside it, then renamed over it, so a failed run leaves it as it was.
+        #[arg(long, short = 'w')]
+        write: bool,
         /// Output format (default: the input's).
         #[arg(long, value_enum)]
         to: Option<TextFormat>,
@@ -215,6 +222,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         },
         Command::Fmt {
             file,
+            write: in_place,
             to,
             components,
             values,
@@ -230,7 +238,27 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     .include_secrets(include_secrets)
                     .drop_unknown(drop_unknown);
                 let target = (to, version.as_deref(), drop_newer);
-                fmt(&file, target, &supplied, &write, out, err)
+                let wanted = to.map(|t| match t {
+                    TextFormat::Json => Format::Json,
+                    TextFormat::Yaml => Format::Yaml,
+                });
+                if in_place && wanted.is_some() && wanted != Format::from_path(&file) {
+                    let _ = writeln!(
+                        err,
+                        "error: --write keeps {}'s format: --to would change it (write to stdout instead)",
+                        file.display()
+                    );
+                    return 2;
+                }
+                if in_place {
+                    let mut text = Vec::new();
+                    match fmt(&file, target, &supplied, &write, &mut text, err) {
+                        0 => write_files(&[(&file, &text)], &[], true, err),
+                        code => code,
+                    }
+                } else {
+                    fmt(&file, target, &supplied, &write, out, err)
+                }
             }
             Err(code) => code,
         },
@@ -434,13 +462,37 @@ fn split(
             ),
         ),
     ];
-    for (path, text) in outputs {
-        if let Err(e) = std::fs::write(path, text) {
-            let _ = writeln!(err, "error: {}: cannot write: {e}", path.display());
-            return 2;
+    let outputs: Vec<(&Path, &[u8])> = outputs
+        .iter()
+        .map(|(path, text)| (path.as_path(), text.as_bytes()))
+        .collect();
+    write_files(&outputs, &[file], false, err)
+}
+
+/// Writes every output safely (see [`files`]): nothing is written when two outputs name one
+/// file, or an output names an input (unless `in_place`), or any output cannot be written.
+fn write_files(
+    outputs: &[(&Path, &[u8])],
+    inputs: &[&Path],
+    in_place: bool,
+    err: &mut dyn Write,
+) -> u8 {
+    let paths: Vec<&Path> = outputs.iter().map(|(p, _)| *p).collect();
+    if let Err(message) = files::refuse_clashes(&paths, inputs, in_place) {
+        let _ = writeln!(err, "error: {message}");
+        return 2;
+    }
+    match files::write_all(outputs) {
+        Ok(()) => 0,
+        Err((path, e)) => {
+            let _ = writeln!(
+                err,
+                "error: {}: cannot write: {e} (no file was changed)",
+                path.display()
+            );
+            2
         }
     }
-    0
 }
 
 fn join(

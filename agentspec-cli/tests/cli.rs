@@ -433,3 +433,105 @@ fn check_denies_and_allows_codes() {
     );
     assert!(stdout(&misspelt).is_empty());
 }
+
+/// A fresh folder holding a copy of the disaggregation fixture joined into one document.
+fn scratch(name: &str) -> (PathBuf, PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("agentspec-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let joined = agentspec(&[
+        "join",
+        fixture("generated/disaggregated_main.json")
+            .to_str()
+            .unwrap(),
+        "--components",
+        fixture("generated/disaggregated_components.json")
+            .to_str()
+            .unwrap(),
+    ]);
+    let whole = dir.join("in.json");
+    std::fs::write(&whole, stdout(&joined)).unwrap();
+    (dir, whole, stdout(&joined))
+}
+
+#[test]
+fn split_never_loses_its_input() {
+    let (dir, input, original) = scratch("split-safe");
+    let file = input.to_str().unwrap();
+    let elsewhere = dir.join("c.json");
+    let main_out = dir.join("main.json");
+    let cases: [(&str, &str, &str); 3] = [
+        // the components file in a missing folder: the main document is not written either
+        (
+            main_out.to_str().unwrap(),
+            "missing-dir/c.json",
+            "cannot write",
+        ),
+        // the main document over the input
+        (file, elsewhere.to_str().unwrap(), "is also an input"),
+        // both outputs one file
+        (
+            elsewhere.to_str().unwrap(),
+            elsewhere.to_str().unwrap(),
+            "name the same file",
+        ),
+    ];
+    for (main, components_out, expected) in cases {
+        let components_out = if components_out.starts_with("missing") {
+            dir.join(components_out)
+        } else {
+            PathBuf::from(components_out)
+        };
+        let run = agentspec(&[
+            "split",
+            file,
+            "--component",
+            "dis_tool",
+            "--main",
+            main,
+            "--components-out",
+            components_out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{main} {stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), original);
+        assert!(!elsewhere.exists() && !main_out.exists());
+    }
+    // nothing but the input is left in the folder (no temporary file)
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["in.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fmt_write_rewrites_in_place_or_leaves_the_file_as_it_was() {
+    let (dir, input, original) = scratch("fmt-write");
+    let file = input.to_str().unwrap();
+    // compact JSON in, pyagentspec's layout back in the same file
+    let value: serde_json::Value = serde_json::from_str(&original).unwrap();
+    std::fs::write(&input, value.to_string()).unwrap();
+    let run = agentspec(&["fmt", "--write", file]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(run.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), original);
+    // YAML written into a .json file is refused
+    let run = agentspec(&["fmt", "--write", "--to", "yaml", file]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), original);
+    // a document that does not load is left untouched
+    let broken = original.replacen("\"name\"", "\"nmae\"", 1);
+    std::fs::write(&input, &broken).unwrap();
+    let run = agentspec(&["fmt", "-w", file]);
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), broken);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["in.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
