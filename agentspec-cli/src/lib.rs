@@ -671,11 +671,107 @@ fn excerpt(index: &LineIndex<'_>, d: &Diagnostic) -> String {
     let (Some(line), Some(column)) = (d.line, d.column) else {
         return String::new();
     };
-    let text = index.line_text(line).replace('\t', " ");
+    let (text, marker) = shown_line(index.line_text(line), column as usize);
     let number = line.to_string();
     let pad = " ".repeat(number.len());
-    let marker = format!("{}^", " ".repeat(column.saturating_sub(1) as usize));
+    let marker = format!("{}^", " ".repeat(marker));
     format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
+}
+
+/// How many characters of a source line an excerpt shows on each side of the marker.
+const EXCERPT_REACH: usize = 60;
+
+/// A source line as an excerpt shows it, and the marker's column (0-based) in it:
+/// - at most [`EXCERPT_REACH`] characters each side of `column` (1-based), with `…` where cut;
+/// - the value of every sensitive field masked (`"api_key": "***"`), wherever it is on the line;
+/// - tabs as spaces, other control characters escaped (`\u{1b}`), so nothing reaches the
+///   terminal raw.
+fn shown_line(line: &str, column: usize) -> (String, usize) {
+    let masked = mask_secrets(line);
+    let chars: Vec<char> = masked.chars().collect();
+    let at = column.saturating_sub(1).min(chars.len());
+    let start = at.saturating_sub(EXCERPT_REACH);
+    let end = (at + EXCERPT_REACH).min(chars.len());
+    let mut shown = String::new();
+    let mut marker = None;
+    if start > 0 {
+        shown.push('…');
+    }
+    for (i, c) in chars[start..end].iter().enumerate() {
+        if start + i == at {
+            marker = Some(shown.chars().count());
+        }
+        match c {
+            '\t' => shown.push(' '),
+            c if c.is_control() => shown.extend(c.escape_unicode()),
+            c => shown.push(*c),
+        }
+    }
+    let marker = marker.unwrap_or_else(|| shown.chars().count());
+    if end < chars.len() {
+        shown.push('…');
+    }
+    (shown, marker)
+}
+
+/// The line with the value of every sensitive field (any key that is a sensitive field of
+/// some Agent Spec component, quoted or not, in JSON or YAML, block or flow style) replaced
+/// by as many `*`: columns stay where they were.
+fn mask_secrets(line: &str) -> String {
+    use agentspec_types::ComponentSet;
+    let bytes = line.as_bytes();
+    let mut masked = bytes.to_vec();
+    let keys = Component::SECRET_FIELDS.iter().flat_map(|f| f.iter());
+    for key in keys.map(|(k, _)| *k) {
+        let mut from = 0;
+        while let Some(found) = line[from..].find(key) {
+            let key_start = from + found;
+            from = key_start + key.len();
+            // a whole key, not the end of a longer name
+            if key_start > 0 && !b"\"' \t{,-".contains(&bytes[key_start - 1]) {
+                continue;
+            }
+            let mut i = from;
+            if matches!(bytes.get(i), Some(b'"' | b'\'')) {
+                i += 1;
+            }
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            if bytes.get(i) != Some(&b':') {
+                continue;
+            }
+            i += 1;
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            // the value: quoted, or plain up to a delimiter; a placeholder object is no secret
+            let (start, end) = match bytes.get(i) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    let mut j = i + 1;
+                    while j < bytes.len() && bytes[j] != quote {
+                        j += if bytes[j] == b'\\' { 2 } else { 1 };
+                    }
+                    (i + 1, j.min(bytes.len()))
+                }
+                Some(b'{' | b'[') | None => continue,
+                Some(_) => {
+                    let mut j = i;
+                    while j < bytes.len() && !b",}]#".contains(&bytes[j]) {
+                        j += 1;
+                    }
+                    (i, j)
+                }
+            };
+            for b in &mut masked[start..end] {
+                // one `*` per character: continuation bytes of a multi-byte one are dropped
+                *b = if *b & 0xC0 == 0x80 { 0 } else { b'*' };
+            }
+            from = from.max(end);
+        }
+    }
+    masked.retain(|b| *b != 0);
+    String::from_utf8(masked).unwrap_or_default()
 }
 
 /// `FILE:LINE:COL: error[CODE]: message (at /pointer)`; `FILE: error[CODE]: …` when the

@@ -535,3 +535,109 @@ fn fmt_write_rewrites_in_place_or_leaves_the_file_as_it_was() {
     assert_eq!(names, ["in.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn check_text(name: &str, text: &str, args: &[&str]) -> Output {
+    let dir = std::env::temp_dir().join(format!("agentspec-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ext = if text.trim_start().starts_with('{') {
+        "json"
+    } else {
+        "yaml"
+    };
+    let path = dir.join(format!("doc.{ext}"));
+    std::fs::write(&path, text).unwrap();
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.push(path.to_str().unwrap());
+    let out = agentspec(&all);
+    std::fs::remove_dir_all(&dir).unwrap();
+    out
+}
+
+#[test]
+fn no_secret_reaches_a_report() {
+    let llm =
+        r#""component_type":"OpenAiCompatibleConfig","id":"x","name":"x","model_id":"m","url":"u""#;
+    let cases = [
+        // an unquoted value on a compact line
+        format!(r#"{{{llm},"api_key": sk-unquoted-secret}}"#),
+        // a warning on a compact line that also holds a key
+        format!(r#"{{{llm},"api_key": "sk-quoted-secret", "bogus": 1}}"#),
+        // YAML flow style, and a value that does not fit its tag
+        "{component_type: OpenAiCompatibleConfig, id: x, name: x, model_id: m, url: u, api_key: sk-flow-secret, bogus: 1}\n".to_owned(),
+        "component_type: OpenAiCompatibleConfig\nid: x\nname: x\nmodel_id: m\nurl: u\napi_key: !!int sk-tagged-secret\n".to_owned(),
+    ];
+    for text in cases {
+        for format in ["human", "json"] {
+            let out = check_text("hidden", &text, &["--format", format]);
+            let shown = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+            assert!(
+                !out.status.success() || shown.contains("warning"),
+                "{shown}"
+            );
+            assert!(!shown.contains("-secret"), "{format}: {shown}");
+            assert!(!shown.contains("sk-"), "{format}: {shown}");
+        }
+    }
+    let human = check_text(
+        "hidden-marker",
+        &format!(r#"{{{llm},"api_key": "sk-quoted-secret", "bogus": 1}}"#),
+        &[],
+    );
+    assert!(
+        stdout(&human).contains(r#""api_key": "****************", "bogus""#),
+        "{}",
+        stdout(&human)
+    );
+}
+
+#[test]
+fn excerpts_escape_control_characters_and_cut_long_lines() {
+    // a raw ESC in a string is not JSON: the error's excerpt shows it escaped
+    let text = "{\"component_type\": \"Agent\", \"name\": \"\u{1b}[2J\"}";
+    let shown = stdout(&check_text("control", text, &[]));
+    assert!(!shown.contains('\u{1b}'), "{shown:?}");
+    assert!(shown.contains("\\u{1b}[2J"), "{shown}");
+    // a 10,000-character line is cut around the marker
+    let padding = "x".repeat(10_000);
+    let text = format!(
+        "{{\"component_type\":\"OpenAiCompatibleConfig\",\"id\":\"x\",\"name\":\"x\",\"description\":\"{padding}\",\"model_id\":\"m\",\"url\":\"u\",\"bogus\":1}}"
+    );
+    let shown = stdout(&check_text("long", &text, &[]));
+    let longest = shown.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest < 200, "{longest}");
+    let lines: Vec<&str> = shown.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("no field `bogus`"))
+        .unwrap();
+    let (code, marker) = (lines[at + 2], lines[at + 3]);
+    let column = marker.chars().position(|c| c == '^').unwrap();
+    let from: String = code.chars().skip(column).collect();
+    assert!(from.starts_with("\"bogus\""), "{code}\n{marker}");
+}
+
+#[test]
+fn thousands_of_dangling_references_give_a_bounded_report() {
+    let n = 4_000;
+    let tools: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"$component_ref": "missing_{i}"}}"#))
+        .collect();
+    let text = format!(
+        r#"{{"component_type": "Agent", "id": "a", "name": "a", "system_prompt": "p", "llm_config": {{"$component_ref": "llm"}}, "tools": [{}], "agentspec_version": "26.1.0"}}"#,
+        tools.join(", ")
+    );
+    let out = check_text("dangling", &text, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = stdout(&out);
+    let all: Vec<serde_json::Value> = serde_json::from_str(&report).unwrap();
+    assert_eq!(all.len(), n + 1);
+    // each names ten of the missing ids and counts the rest
+    assert!(
+        all[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("and 3991 more")
+    );
+    assert!(report.len() < 1_000 * (n + 1), "{}", report.len());
+}

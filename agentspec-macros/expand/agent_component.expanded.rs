@@ -73,6 +73,8 @@ impl Swarm {
 }
 ::agentspec_types::__impl_serde!(component, Component, Swarm);
 impl Swarm {
+    #[doc(hidden)]
+    pub const SECRET_FIELDS: &'static [(&'static str, bool)] = &[("api_key", false)];
     /// The `component_type` of this component.
     pub const COMPONENT_TYPE: &'static str = "Swarm";
     /// The first Agent Spec version that has this component.

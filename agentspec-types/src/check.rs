@@ -146,9 +146,14 @@ pub(crate) fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, reg
         ids.dedup();
         ids
     };
+    // every diagnostic repeats the list, so it names at most ten ids
+    let missing_list = match missing.len() {
+        n if n > 10 => format!("{}, … and {} more", missing[..10].join(", "), n - 10),
+        _ => missing.join(", "),
+    };
     let mut out = Vec::new();
     for f in &found {
-        out.push(f.diagnostic(cx, &pointers, &missing));
+        out.push(f.diagnostic(cx, &pointers, &missing_list));
     }
     cx.diagnostics.extend(out);
 }
@@ -179,7 +184,7 @@ enum Found {
 }
 
 impl Found {
-    fn diagnostic(&self, cx: &Decoder, pointers: &Pointers, missing: &[&str]) -> Diagnostic {
+    fn diagnostic(&self, cx: &Decoder, pointers: &Pointers, missing: &str) -> Diagnostic {
         let at = |pointer: &Option<String>, offset: u32| {
             pointer
                 .clone()
@@ -227,8 +232,7 @@ impl Found {
                 let reference = &cx.references[*r];
                 let message = format!(
                     "no component with id `{}` is defined in any `$referenced_components` map of this document or in the supplied components (missing ids: {})",
-                    reference.id,
-                    missing.join(", ")
+                    reference.id, missing
                 );
                 Diagnostic::error(
                     "unresolved-reference",

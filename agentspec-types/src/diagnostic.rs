@@ -4,6 +4,24 @@ use std::fmt;
 
 pub(crate) mod suggest;
 
+/// The longest message a diagnostic keeps, in bytes: a message that repeats what a document
+/// holds (a name, a list of ids) is cut there, so that no input makes the report huge.
+pub const MAX_MESSAGE: usize = 2_000;
+
+/// `message`, cut at [`MAX_MESSAGE`] bytes (on a character boundary) with a note of how much.
+fn capped(mut message: String) -> String {
+    if message.len() > MAX_MESSAGE {
+        let mut end = MAX_MESSAGE;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        let cut = message.len() - end;
+        message.truncate(end);
+        message.push_str(&format!("… ({cut} more bytes cut)"));
+    }
+    message
+}
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -59,7 +77,7 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
-            message: message.into(),
+            message: capped(message.into()),
             pointer: pointer.into(),
             offset,
             line: None,
@@ -211,6 +229,20 @@ mod tests {
             d.to_string(),
             "3:8: warning[unknown-field]: no field `é` (at /é)"
         );
+    }
+
+    #[test]
+    fn a_message_is_cut_at_its_cap_on_a_character_boundary() {
+        let huge = format!("unknown `{}`", "é".repeat(50_000));
+        let d = Diagnostic::error("unknown-component-type", huge, "", None);
+        assert!(d.message.len() < MAX_MESSAGE + 40, "{}", d.message.len());
+        assert!(
+            d.message.ends_with("more bytes cut)"),
+            "{}",
+            &d.message[1990..]
+        );
+        let short = Diagnostic::warning("unknown-field", "short", "", None);
+        assert_eq!(short.message, "short");
     }
 
     #[test]

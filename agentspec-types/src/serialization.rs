@@ -145,6 +145,7 @@ pub mod value {
     /// Reads a value with the checks of its type, at the newest version.
     pub fn from_json<C: ComponentSet, T: Decode>(value: &Value) -> Result<T, LoadError> {
         let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
+        cx.secret_fields = C::SECRET_FIELDS;
         cx.eager_pointers = true;
         cx.version = C::VERSIONS.last().copied();
         let decoded = T::decode(value_to_node(value), &mut cx, &Path::ROOT);

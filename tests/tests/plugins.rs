@@ -611,3 +611,37 @@ fn components_inside_a_component_kept_as_read_are_validated() {
         diagnostics[0]
     );
 }
+
+#[test]
+fn a_kept_plugin_treats_the_keys_of_sensitive_fields_as_secrets() {
+    let text = r#"{
+  "component_type": "AcmeLlmConfig",
+  "id": "acme",
+  "name": "acme",
+  "api_key": "sk-raw-plugin-secret",
+  "client_id": "app-7",
+  "region": "eu",
+  "agentspec_version": "26.1.0"
+}"#;
+    let doc = Document::from_str_with(text, Format::Json, &LoadOptions::new().keep_unknown(true))
+        .unwrap();
+    // masked in Debug
+    let debug = format!("{doc:?}");
+    assert!(!debug.contains("sk-raw-plugin-secret"), "{debug}");
+    assert!(debug.contains("region"), "{debug}");
+    // written as a placeholder by default; `client_id`, which pyagentspec writes in clear,
+    // as read; everything with secrets included
+    let written: Value = serde_json::from_str(&doc.to_json_pretty()).unwrap();
+    assert_eq!(
+        written["api_key"],
+        serde_json::json!({"$component_ref": "acme.api_key"})
+    );
+    assert_eq!(written["client_id"], "app-7");
+    assert_eq!(written["region"], "eu");
+    let all: Value = serde_json::from_str(&doc.to_string_with(
+        Output::JsonPretty,
+        &WriteOptions::new().include_secrets(true),
+    ))
+    .unwrap();
+    assert_eq!(all["api_key"], "sk-raw-plugin-secret");
+}

@@ -168,6 +168,7 @@ pub fn family(c: &Container, f: &Family, cx: &Cx<'_>) -> TokenStream {
             impl #p::ComponentSet for #ename {
                 const VERSIONS: &'static [#p::Version] = &[ #( #versions ),* ];
                 const TYPES: &'static [&'static str] = #ename::MEMBERS;
+                const SECRET_FIELDS: &'static [&'static [(&'static str, bool)]] = &[ #( #variants::SECRET_FIELDS ),* ];
                 fn decode_body(tag: &str, entries: ::std::vec::Vec<#p::Entry>, offset: u32, cx: &mut #p::Decoder, path: &#p::Path<'_>) -> ::core::option::Option<Self> {
                     #ename::decode_body(tag, entries, offset, cx, path)
                 }

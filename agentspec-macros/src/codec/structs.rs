@@ -143,10 +143,17 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             TokenStream::new(),
         ),
     };
+    // (key, written in clear) of each sensitive field
+    let secrets = comp.fields.iter().filter(|f| f.sensitive).map(|f| {
+        let (key, clear) = (f.key.as_str(), f.clear);
+        quote! { (#key, #clear) }
+    });
     quote! {
         #builders
         #serde
         impl #name {
+            #[doc(hidden)]
+            pub const SECRET_FIELDS: &'static [(&'static str, bool)] = &[ #( #secrets ),* ];
             /// The `component_type` of this component.
             pub const COMPONENT_TYPE: &'static str = #ct;
             /// The first Agent Spec version that has this component.

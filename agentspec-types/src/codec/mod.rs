@@ -135,6 +135,10 @@ pub trait ComponentSet: ComponentInfo + crate::model::walk::Walk<Self> + Sized {
     const VERSIONS: &'static [Version];
     /// Every `component_type` of the set.
     const TYPES: &'static [&'static str];
+    /// The sensitive fields of each member, as `(key, written in clear)`: what a component
+    /// kept as read (a plugin nothing defines) masks and redacts under the same keys.
+    #[doc(hidden)]
+    const SECRET_FIELDS: &'static [&'static [(&'static str, bool)]] = &[];
     /// Reads the body of an object whose `component_type` is `tag` (`None` with no
     /// diagnostic when `tag` is not a member).
     #[doc(hidden)]
@@ -204,6 +208,9 @@ pub struct Decoder {
     owners: Vec<usize>,
     /// Known `component_type`s of every family (for messages).
     pub(crate) all_types: &'static [&'static str],
+    /// The sensitive fields of the set's members ([`ComponentSet::SECRET_FIELDS`]), given to
+    /// the components kept as read.
+    pub(crate) secret_fields: &'static [&'static [(&'static str, bool)]],
     /// Record the JSON pointer of every reference as it is read (when there is no source
     /// text to find it in later).
     pub(crate) eager_pointers: bool,
@@ -696,7 +703,9 @@ impl Decoder {
             value: Value::Object(entries),
         };
         let body = serde_json::Map::decode(node, self, path)?;
-        crate::model::plugin::RawComponent::new(body).map(crate::model::plugin::Plugin::new)
+        crate::model::plugin::RawComponent::new(body)
+            .map(|raw| raw.with_secret_fields(self.secret_fields))
+            .map(crate::model::plugin::Plugin::new)
     }
 
     fn report_unknown_type(

@@ -51,6 +51,7 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
     decode_root: impl FnOnce(Node, &mut Decoder, &Path<'_>) -> Option<R>,
 ) -> Result<(R, Version, Vec<Diagnostic>), LoadError> {
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
+    cx.secret_fields = C::SECRET_FIELDS;
     cx.eager_pointers = source.is_none();
     cx.values = registry.values.clone();
     cx.keep_unknown = registry.keep_unknown;

@@ -184,7 +184,12 @@ impl<C: 'static> Walk<C> for Plugin {
 }
 
 /// A component of a type nothing defines, kept as read: written back key for key.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A key that is a sensitive field of a component Agent Spec defines (`api_key`, `password`,
+/// `sslkey`, …) is treated as one here too: its value is masked in `Debug`, and written as a
+/// `<id>.<key>` placeholder unless secrets are included (the keys pyagentspec writes in clear,
+/// such as `client_id`, are written as read).
+#[derive(Clone, PartialEq)]
 pub struct RawComponent {
     component_type: String,
     id: String,
@@ -194,6 +199,39 @@ pub struct RawComponent {
     inputs: Option<Vec<JsonObject>>,
     outputs: Option<Vec<JsonObject>>,
     branches: Option<Vec<String>>,
+    /// The keys of `body` that are sensitive, with whether each is written in clear.
+    secrets: Vec<(String, bool)>,
+}
+
+impl std::fmt::Debug for RawComponent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Body<'a>(&'a RawComponent);
+        impl std::fmt::Debug for Body<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let mut map = f.debug_map();
+                for (key, value) in &self.0.body {
+                    if self.0.secret(key).is_some() && !is_placeholder(value) {
+                        map.entry(key, &format_args!("\"***\""));
+                    } else {
+                        map.entry(key, value);
+                    }
+                }
+                map.finish()
+            }
+        }
+        f.debug_struct("RawComponent")
+            .field("component_type", &self.component_type)
+            .field("id", &self.id)
+            .field("body", &Body(self))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether `value` is a `{"$component_ref": …}` placeholder.
+fn is_placeholder(value: &serde_json::Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|m| m.len() == 1 && m.contains_key("$component_ref"))
 }
 
 impl RawComponent {
@@ -221,7 +259,34 @@ impl RawComponent {
             outputs: properties("outputs"),
             branches,
             body,
+            secrets: Vec::new(),
         })
+    }
+
+    /// Marks the keys of the body that are sensitive fields of some member of a component set
+    /// (`ComponentSet::SECRET_FIELDS`, as `(key, written in clear)`).
+    #[must_use]
+    pub fn with_secret_fields(mut self, fields: &[&[(&str, bool)]]) -> Self {
+        self.secrets = self
+            .body
+            .keys()
+            .filter_map(|key| {
+                let mut found = fields
+                    .iter()
+                    .flat_map(|f| f.iter())
+                    .filter(|(k, _)| k == key);
+                let first = found.next()?;
+                // redacted when any component that has the key redacts it
+                let clear = first.1 && found.all(|(_, clear)| *clear);
+                Some((key.clone(), clear))
+            })
+            .collect();
+        self
+    }
+
+    /// Whether `key` is sensitive: `Some(written in clear)`.
+    fn secret(&self, key: &str) -> Option<bool> {
+        self.secrets.iter().find(|(k, _)| k == key).map(|(_, c)| *c)
     }
 
     /// Every key as read, in order.
@@ -263,8 +328,17 @@ impl PluginComponent for RawComponent {
     fn encode_body(&self, sink: &mut dyn Sink, cx: &Encoder) {
         for (key, value) in &self.body {
             sink.key(key);
-            let _ = cx;
-            crate::syntax::value::write_value(value, sink);
+            let redacted = !cx.include_secrets
+                && self.secret(key) == Some(false)
+                && !value.is_null()
+                && !is_placeholder(value);
+            if redacted {
+                let placeholder =
+                    serde_json::json!({ "$component_ref": format!("{}.{key}", self.id) });
+                crate::syntax::value::write_value(&placeholder, sink);
+            } else {
+                crate::syntax::value::write_value(value, sink);
+            }
         }
     }
     fn clone_box(&self) -> Box<dyn PluginComponent> {

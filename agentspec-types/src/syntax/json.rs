@@ -291,7 +291,12 @@ impl Parser<'_> {
                 .find(|c: char| !c.is_ascii_alphanumeric())
                 .unwrap_or(rest.len())
                 .min(24);
-            let found = rest.get(..word_end).unwrap_or_default();
+            // a word the length of a misspelt literal is repeated; of a longer one (an
+            // unquoted value, which may be a secret) only the first character
+            let found = match rest.get(..word_end).unwrap_or_default() {
+                w if w.len() <= 5 => w.to_owned(),
+                w => format!("{}…", &w[..1]),
+            };
             Err(self.error(
                 format!("expected a value (`{word}`?), found `{found}`"),
                 offset,
@@ -351,7 +356,13 @@ impl Parser<'_> {
         }
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(Value::Float(f)),
-            _ => Err(self.error(format!("the number {text} is out of range"), start)),
+            _ => Err(self.error(
+                format!(
+                    "the number ({} characters) is out of range of a 64-bit float",
+                    text.len()
+                ),
+                start,
+            )),
         }
     }
 

@@ -145,8 +145,9 @@ impl Builder<'_> {
                     let value = resolve(&text, style, tag.as_deref()).ok_or_else(|| {
                         self.error(
                             "syntax-error",
+                            // the scalar is not repeated: it may be a secret
                             format!(
-                                "`{text}` does not fit its tag {}",
+                                "the value does not fit its tag {}",
                                 tag.as_deref().map(tag_name).unwrap_or_default()
                             ),
                             offset,

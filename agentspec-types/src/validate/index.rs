@@ -108,6 +108,7 @@ fn collect_raw(root: &Component, at: &str, out: &mut Vec<(String, JsonObject)>) 
 fn decode(value: &Value) -> Option<Component> {
     use crate::codec::{ComponentSet, Decode, Decoder, Path};
     let mut cx = Decoder::new(Component::TYPES, Component::VERSIONS);
+    cx.secret_fields = Component::SECRET_FIELDS;
     cx.keep_unknown = true;
     let node = crate::syntax::value::value_to_node(value);
     let component = Component::decode(node, &mut cx, &Path::ROOT)?;
