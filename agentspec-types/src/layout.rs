@@ -22,6 +22,31 @@ pub(crate) enum LayoutError {
     Conflict(String),
     /// A reference comes back to a component that contains it.
     Cycle(String),
+    /// Expanding the references would make more values than the budget allows (shared
+    /// components referenced from shared components, many times over).
+    TooLarge,
+}
+
+/// The number of values the expansion of a document of `values` values may make: ten times
+/// as many, and at least two million (a legitimate document that uses a large subflow from
+/// many places stays under it; a reference bomb does not).
+fn expansion_budget(values: usize) -> usize {
+    values.saturating_mul(10).max(2_000_000)
+}
+
+/// The number of values in `value`, itself included.
+fn count(value: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Object(map) => stack.extend(map.values()),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    n
 }
 
 /// The entries of every `$referenced_components` map of `value`, at any depth.
@@ -62,7 +87,8 @@ pub(crate) fn expand(
     namespace(value, &mut ns);
     let mut used = HashSet::new();
     let mut open = Vec::new();
-    let expanded = expand_value(value, &ns, &mut used, &mut open)?;
+    let mut left = expansion_budget(count(value) + ns.values().map(count).sum::<usize>());
+    let expanded = expand_value(value, &ns, &mut used, &mut open, &mut left)?;
     let mut local = HashMap::new();
     namespace(value, &mut local);
     let mut unused: Vec<(String, Value)> = local
@@ -78,7 +104,11 @@ fn expand_value(
     ns: &HashMap<String, Value>,
     used: &mut HashSet<String>,
     open: &mut Vec<String>,
+    left: &mut usize,
 ) -> Result<Value, LayoutError> {
+    // every value made counts against the budget: expansion stops, with an error, before a
+    // reference bomb exhausts memory
+    *left = left.checked_sub(1).ok_or(LayoutError::TooLarge)?;
     Ok(match value {
         Value::Object(map) => {
             if let Some(id) = reference(map)
@@ -89,14 +119,14 @@ fn expand_value(
                 }
                 used.insert(id.to_owned());
                 open.push(id.to_owned());
-                let body = expand_value(body, ns, used, open)?;
+                let body = expand_value(body, ns, used, open, left)?;
                 open.pop();
                 return Ok(body);
             }
             let mut out = Map::new();
             for (k, v) in map {
                 if k != "$referenced_components" {
-                    out.insert(k.clone(), expand_value(v, ns, used, open)?);
+                    out.insert(k.clone(), expand_value(v, ns, used, open, left)?);
                 }
             }
             Value::Object(out)
@@ -104,7 +134,7 @@ fn expand_value(
         Value::Array(items) => Value::Array(
             items
                 .iter()
-                .map(|v| expand_value(v, ns, used, open))
+                .map(|v| expand_value(v, ns, used, open, left))
                 .collect::<Result<_, _>>()?,
         ),
         other => other.clone(),
@@ -369,6 +399,13 @@ impl LayoutError {
                 "",
                 None,
             ),
+            LayoutError::TooLarge => Diagnostic::error(
+                "too-large",
+                "inlining the references would make more than ten times the document's values \
+                 (shared components that reference shared components, many times over)",
+                "",
+                None,
+            ),
         }
     }
 }
@@ -512,5 +549,30 @@ mod tests {
             expand(&cyclic, &HashMap::new()).unwrap_err(),
             LayoutError::Cycle("x".into())
         );
+    }
+
+    #[test]
+    fn a_reference_bomb_is_too_large_not_an_abort() {
+        // 12 entries, each referencing the next 8 times: 8^12 copies if expanded
+        let mut entries = serde_json::Map::new();
+        for i in 0..12 {
+            let refs: Vec<Value> = (0..8)
+                .map(|_| json!({"$component_ref": format!("c{}", i + 1)}))
+                .collect();
+            entries.insert(
+                format!("c{i}"),
+                json!({"component_type": "X", "id": format!("c{i}"), "items": refs}),
+            );
+        }
+        entries.insert("c12".into(), json!({"component_type": "X", "id": "c12"}));
+        let root = json!({"component_type": "X", "id": "r", "a": {"$component_ref": "c0"},
+                          "$referenced_components": entries});
+        assert!(root.to_string().len() < 5_000);
+        assert_eq!(
+            expand(&root, &HashMap::new()).unwrap_err(),
+            LayoutError::TooLarge
+        );
+        // the expansion stopped at the budget (two million values), not at 8^12
+        assert_eq!(LayoutError::TooLarge.diagnostic().code, "too-large");
     }
 }

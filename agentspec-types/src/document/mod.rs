@@ -412,6 +412,11 @@ impl<C: ComponentSet + Send> Document<C> {
     /// The document with every reference replaced by (a copy of) the component it names
     /// and no `$referenced_components`: the same component appears at every place it is used.
     /// Secrets are redacted as on writing.
+    ///
+    /// When the copies would make more than ten times the document's values (and more than
+    /// two million: shared components referencing shared components, many times over), the
+    /// document is returned in its own layout, references kept; `split` and `join` report
+    /// `too-large` there.
     pub fn expanded(&self) -> serde_json::Value
     where
         C: Sync,
