@@ -454,6 +454,16 @@ fn scratch(name: &str) -> (PathBuf, PathBuf, String) {
     (dir, whole, stdout(&joined))
 }
 
+/// Asserts that `dir` holds only `in.json` (no output, no temporary file), then removes it.
+fn only_the_input_is_left(dir: &std::path::Path) {
+    let names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["in.json"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn split_never_loses_its_input() {
     let (dir, input, original) = scratch("split-safe");
@@ -498,13 +508,7 @@ fn split_never_loses_its_input() {
         assert_eq!(std::fs::read_to_string(&input).unwrap(), original);
         assert!(!elsewhere.exists() && !main_out.exists());
     }
-    // nothing but the input is left in the folder (no temporary file)
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names, ["in.json"]);
-    std::fs::remove_dir_all(&dir).unwrap();
+    only_the_input_is_left(&dir);
 }
 
 #[test]
@@ -528,12 +532,7 @@ fn fmt_write_rewrites_in_place_or_leaves_the_file_as_it_was() {
     let run = agentspec(&["fmt", "-w", file]);
     assert_eq!(run.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&input).unwrap(), broken);
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names, ["in.json"]);
-    std::fs::remove_dir_all(&dir).unwrap();
+    only_the_input_is_left(&dir);
 }
 
 fn check_text(name: &str, text: &str, args: &[&str]) -> Output {
