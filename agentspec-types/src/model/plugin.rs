@@ -185,7 +185,8 @@ impl<C: 'static> Walk<C> for Plugin {
 
 /// A component of a type nothing defines, kept as read: written back key for key.
 ///
-/// A key that is a sensitive field of a component Agent Spec defines (`api_key`, `password`,
+/// In a component the loader kept (or one marked with [`RawComponent::with_secret_fields`]), a
+/// key that is a sensitive field of a component Agent Spec defines (`api_key`, `password`,
 /// `sslkey`, …) is treated as one here too: its value is masked in `Debug`, and written as a
 /// `<id>.<key>` placeholder unless secrets are included (the keys pyagentspec writes in clear,
 /// such as `client_id`, are written as read).
