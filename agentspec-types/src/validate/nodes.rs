@@ -199,19 +199,10 @@ fn expected_io(
         });
         return (inputs, outputs);
     }
-    let request = typed::<ApiNode>(body)
-        .map(|n| {
-            (
-                &n.url,
-                &n.http_method,
-                &n.api_spec_uri,
-                &n.data,
-                &n.query_params,
-                &n.headers,
-            )
-        })
-        .or_else(|| {
-            typed::<RemoteTool>(body).map(|n| {
+    // ApiNode and RemoteTool have the same request fields
+    macro_rules! request_of {
+        ($t:ty) => {
+            typed::<$t>(body).map(|n| {
                 (
                     &n.url,
                     &n.http_method,
@@ -221,7 +212,9 @@ fn expected_io(
                     &n.headers,
                 )
             })
-        });
+        };
+    }
+    let request = request_of!(ApiNode).or_else(|| request_of!(RemoteTool));
     if let Some((url, method, spec, data, query, headers)) = request {
         let found = request_placeholders(url, method, spec.as_deref(), data, query, headers);
         return (Some(found), None);
