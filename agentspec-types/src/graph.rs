@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use crate::model::component::ComponentInfo;
 use crate::model::refs::RefOr;
@@ -22,8 +23,9 @@ pub struct GraphNode {
     pub component_type: String,
     /// The node's branches, as written.
     pub branches: Vec<String>,
-    /// The flow the node runs (FlowNode, MapNode, CatchExceptionNode, …), if any.
-    pub subflow: Option<Box<FlowGraph>>,
+    /// The flow the node runs (FlowNode, MapNode, CatchExceptionNode, …), if any. A flow run
+    /// by several nodes is built once and shared.
+    pub subflow: Option<Arc<FlowGraph>>,
 }
 
 /// A control edge: `from` continues to `to` when it ends on `branch` (`None`: `next`).
@@ -117,32 +119,46 @@ impl FlowGraph {
             return None;
         };
         let refs = Refs::new(root);
-        Some(Self::build(&refs, flow, 0))
+        Some(Self::build(&refs, flow, 0, &mut HashMap::new()))
     }
 
-    fn build(refs: &Refs<'_>, flow: &Flow, depth: usize) -> FlowGraph {
+    /// The graph of `flow`; `built` holds the graph of every flow built so far (by address),
+    /// so that a flow run by many nodes is built once: linear in the document, where building
+    /// it at every use would be exponential in the nesting of shared subflows.
+    fn build(
+        refs: &Refs<'_>,
+        flow: &Flow,
+        depth: usize,
+        built: &mut HashMap<*const Flow, Arc<FlowGraph>>,
+    ) -> FlowGraph {
         let id_at = |position: &RefOr<crate::Node>| {
             refs.get(position)
                 .map(|n| n.id().to_owned())
                 .unwrap_or_default()
         };
-        let nodes = flow
-            .nodes
-            .iter()
-            .filter_map(|n| refs.get(n))
-            .map(|n| GraphNode {
+        let mut nodes = Vec::with_capacity(flow.nodes.len());
+        for n in flow.nodes.iter().filter_map(|n| refs.get(n)) {
+            // Nested flows are followed to a depth far beyond real documents.
+            let sub = (depth < 64)
+                .then(|| subflow_of(n).and_then(|s| refs.get(s)))
+                .flatten()
+                .and_then(|s| s.as_any().downcast_ref::<Flow>());
+            let subflow = sub.map(|s| match built.get(&std::ptr::from_ref(s)) {
+                Some(graph) => Arc::clone(graph),
+                None => {
+                    let graph = Arc::new(Self::build(refs, s, depth + 1, built));
+                    built.insert(std::ptr::from_ref(s), Arc::clone(&graph));
+                    graph
+                }
+            });
+            nodes.push(GraphNode {
                 id: n.id().to_owned(),
                 name: n.name().to_owned(),
                 component_type: n.component_type().to_owned(),
                 branches: n.branches().map(<[String]>::to_vec).unwrap_or_default(),
-                // Nested flows are followed to a depth far beyond real documents.
-                subflow: (depth < 64)
-                    .then(|| subflow_of(n).and_then(|s| refs.get(s)))
-                    .flatten()
-                    .and_then(|s| s.as_any().downcast_ref::<Flow>())
-                    .map(|s| Box::new(Self::build(refs, s, depth + 1))),
-            })
-            .collect();
+                subflow,
+            });
+        }
         let control = flow
             .control_flow_connections
             .iter()
@@ -215,20 +231,39 @@ impl FlowGraph {
 
     /// Nodes with more than one incoming control edge.
     pub fn fan_in(&self) -> Vec<&str> {
-        self.nodes
-            .iter()
-            .filter(|n| self.incoming(&n.id).count() > 1)
-            .map(|n| n.id.as_str())
-            .collect()
+        self.more_than_one(self.control.iter().map(|e| e.to.as_str()))
     }
 
     /// Nodes with more than one outgoing control edge.
     pub fn fan_out(&self) -> Vec<&str> {
+        self.more_than_one(self.control.iter().map(|e| e.from.as_str()))
+    }
+
+    /// The nodes, in order, that `ends` names more than once (one pass over the edges).
+    fn more_than_one<'a>(&'a self, ends: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for end in ends {
+            *count.entry(end).or_default() += 1;
+        }
         self.nodes
             .iter()
-            .filter(|n| self.outgoing(&n.id).count() > 1)
             .map(|n| n.id.as_str())
+            .filter(|id| count.get(id).is_some_and(|c| *c > 1))
             .collect()
+    }
+
+    /// The control edges by source (`forward`) or by destination, built once per query.
+    fn adjacency(&self, forward: bool) -> HashMap<&str, Vec<&str>> {
+        let mut next: HashMap<&str, Vec<&str>> = HashMap::new();
+        for e in &self.control {
+            let (a, b) = if forward {
+                (&e.from, &e.to)
+            } else {
+                (&e.to, &e.from)
+            };
+            next.entry(a.as_str()).or_default().push(b.as_str());
+        }
+        next
     }
 
     /// The EndNodes.
@@ -242,11 +277,12 @@ impl FlowGraph {
 
     /// The nodes reachable from the start node through control edges (the start included).
     pub fn reachable(&self) -> HashSet<&str> {
+        let next = self.adjacency(true);
         let mut seen = HashSet::new();
         let mut stack: Vec<&str> = self.start.iter().map(String::as_str).collect();
         while let Some(n) = stack.pop() {
             if seen.insert(n) {
-                stack.extend(self.outgoing(n).map(|e| e.to.as_str()));
+                stack.extend(next.get(n).into_iter().flatten());
             }
         }
         seen
@@ -254,13 +290,14 @@ impl FlowGraph {
 
     /// Nodes from which no EndNode can be reached: dead ends, and cycles with no way out.
     pub fn dead_ends(&self) -> Vec<&str> {
+        // one backward walk from the EndNodes: linear in the edges
+        let previous = self.adjacency(false);
         let mut can_end: HashSet<&str> = self.end_nodes().into_iter().collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for e in &self.control {
-                if can_end.contains(e.to.as_str()) && can_end.insert(e.from.as_str()) {
-                    changed = true;
+        let mut stack: Vec<&str> = can_end.iter().copied().collect();
+        while let Some(n) = stack.pop() {
+            for &m in previous.get(n).into_iter().flatten() {
+                if can_end.insert(m) {
+                    stack.push(m);
                 }
             }
         }
@@ -290,6 +327,14 @@ impl FlowGraph {
                 _ => writeln!(out, "{pad}{key}[\"{label}\"]"),
             };
             if let Some(sub) = &n.subflow {
+                // a flow run by several nodes is drawn once; the others point at it
+                if let Some((first, _)) = ids.drawn.get(&Arc::as_ptr(sub)) {
+                    let _ = writeln!(out, "{pad}{key} -.-> {first}_flow");
+                    continue;
+                }
+                let first_node = ids.peek(&format!("{scope}/{}", n.id), sub);
+                ids.drawn
+                    .insert(Arc::as_ptr(sub), (key.clone(), first_node));
                 let sub_scope = format!("{scope}/{}", n.id);
                 let _ = writeln!(
                     out,
@@ -322,7 +367,7 @@ impl FlowGraph {
 
     /// A Graphviz DOT digraph; nested flows are clusters, branches label edges.
     pub fn to_dot(&self) -> String {
-        let mut out = String::from("digraph flow {\n    rankdir=TB;\n");
+        let mut out = String::from("digraph flow {\n    rankdir=TB;\n    compound=true;\n");
         let mut ids = Ids::default();
         self.dot_body(&mut out, &mut ids, "", 1);
         out.push_str("}\n");
@@ -345,12 +390,26 @@ impl FlowGraph {
                 n.component_type
             );
             if let Some(sub) = &n.subflow {
+                // a flow run by several nodes is drawn once; the others point at its cluster
+                if let Some((first, first_node)) = ids.drawn.get(&Arc::as_ptr(sub)) {
+                    if let Some(target) = first_node {
+                        let _ = writeln!(
+                            out,
+                            "{pad}{key} -> {target} [lhead=cluster_{first}, style=dotted];"
+                        );
+                    }
+                    continue;
+                }
+                let sub_scope = format!("{scope}/{}", n.id);
+                let first_node = ids.peek(&sub_scope, sub);
+                ids.drawn
+                    .insert(Arc::as_ptr(sub), (key.clone(), first_node));
                 let _ = writeln!(
                     out,
                     "{pad}subgraph cluster_{key} {{\n{pad}    label=\"{}\";",
                     dot_escape(&sub.name)
                 );
-                sub.dot_body(out, ids, &format!("{scope}/{}", n.id), level + 1);
+                sub.dot_body(out, ids, &sub_scope, level + 1);
                 let _ = writeln!(out, "{pad}}}");
             }
         }
@@ -375,13 +434,20 @@ impl FlowGraph {
     }
 }
 
-/// Short, unique, drawing-safe names for node ids (per nesting scope).
+/// Short, unique, drawing-safe names for node ids (per nesting scope), and the subflows
+/// drawn so far: (the key of the node that drew it, the key of its first node).
 #[derive(Default)]
 struct Ids {
     names: BTreeMap<(String, String), String>,
+    drawn: HashMap<*const FlowGraph, (String, Option<String>)>,
 }
 
 impl Ids {
+    /// The key the first node of `sub`, drawn in `scope`, gets.
+    fn peek(&mut self, scope: &str, sub: &FlowGraph) -> Option<String> {
+        sub.nodes.first().map(|n| self.get(scope, &n.id))
+    }
+
     fn get(&mut self, scope: &str, id: &str) -> String {
         let n = self.names.len();
         self.names

@@ -92,3 +92,108 @@ agentspec_version: 25.4.1
         nested.to_mermaid().matches("subgraph ").count()
     );
 }
+
+/// Flows `f0 … f{depth}`: each but the last runs the next one from two FlowNodes, all in the
+/// root's `$referenced_components` (the subflow bomb: 2^depth uses of the innermost flow).
+fn subflow_bomb(depth: usize) -> serde_json::Value {
+    use serde_json::json;
+    let node = |ty: &str, id: String, extra: serde_json::Value| {
+        let mut n = json!({"component_type": ty, "id": id, "name": id});
+        n.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        n
+    };
+    let edge = |id: String, from: &str, to: &str| {
+        node(
+            "ControlFlowEdge",
+            id,
+            json!({"from_node": {"$component_ref": from}, "to_node": {"$component_ref": to}}),
+        )
+    };
+    let mut entries = serde_json::Map::new();
+    for i in 0..=depth {
+        let (start, end) = (format!("s{i}"), format!("e{i}"));
+        let mut ids = vec![start.clone()];
+        if i < depth {
+            for side in ["a", "b"] {
+                let id = format!("{side}{i}");
+                let sub = json!({"subflow": {"$component_ref": format!("f{}", i + 1)}});
+                entries.insert(id.clone(), node("FlowNode", id.clone(), sub));
+                ids.push(id);
+            }
+        }
+        ids.push(end.clone());
+        entries.insert(start.clone(), node("StartNode", start.clone(), json!({})));
+        entries.insert(end.clone(), node("EndNode", end.clone(), json!({})));
+        let edges: Vec<_> = ids
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| edge(format!("c{i}_{k}"), &w[0], &w[1]))
+            .collect();
+        let nodes: Vec<_> = ids.iter().map(|id| json!({"$component_ref": id})).collect();
+        let flow = node(
+            "Flow",
+            format!("f{i}"),
+            json!({"start_node": {"$component_ref": start}, "nodes": nodes, "control_flow_connections": edges}),
+        );
+        entries.insert(format!("f{i}"), flow);
+    }
+    let mut root = entries.remove("f0").unwrap();
+    root["$referenced_components"] = serde_json::Value::Object(entries);
+    root["agentspec_version"] = "26.1.0".into();
+    root
+}
+
+#[test]
+fn a_subflow_used_many_times_is_built_and_drawn_once() {
+    let depth = 24;
+    let doc = Document::from_value(&subflow_bomb(depth)).unwrap();
+    let g = doc.graph().unwrap();
+    // the two FlowNodes of a flow share one graph of their subflow
+    let (a, b) = (&g.nodes[1], &g.nodes[2]);
+    assert!(std::sync::Arc::ptr_eq(
+        a.subflow.as_ref().unwrap(),
+        b.subflow.as_ref().unwrap()
+    ));
+    // each flow drawn once: one subgraph per level, not 2^24
+    let mermaid = g.to_mermaid();
+    assert_eq!(mermaid.matches("subgraph").count(), depth);
+    assert!(mermaid.len() < 100 * 1024, "{}", mermaid.len());
+    let dot = g.to_dot();
+    assert_eq!(dot.matches("subgraph cluster_").count(), depth);
+    assert_eq!(dot.matches("lhead=cluster_").count(), depth);
+}
+
+#[test]
+fn queries_over_many_nodes_walk_the_edges_once() {
+    // a chain of 20,000 nodes: reachable and dead_ends are linear walks
+    let mut g = agentspec_types::graph::FlowGraph {
+        id: "f".into(),
+        name: "f".into(),
+        nodes: Vec::new(),
+        control: Vec::new(),
+        data: Vec::new(),
+        start: Some("n0".into()),
+    };
+    let n = 20_000;
+    for i in 0..n {
+        g.nodes.push(agentspec_types::graph::GraphNode {
+            id: format!("n{i}"),
+            name: format!("n{i}"),
+            component_type: if i + 1 == n { "EndNode" } else { "LlmNode" }.into(),
+            branches: Vec::new(),
+            subflow: None,
+        });
+        if i > 0 {
+            g.control.push(agentspec_types::graph::ControlEdge {
+                from: format!("n{}", i - 1),
+                branch: None,
+                to: format!("n{i}"),
+            });
+        }
+    }
+    assert_eq!(g.reachable().len(), n);
+    assert!(g.dead_ends().is_empty());
+    assert!(g.fan_in().is_empty() && g.fan_out().is_empty());
+}
