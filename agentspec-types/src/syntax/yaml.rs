@@ -52,10 +52,28 @@ impl Offsets<'_> {
     }
 }
 
+/// Where an anchored value is: a scalar, kept; a list or mapping, by its path in the tree
+/// (kept by reference, not copied: a value is copied only when an alias uses it).
+enum Anchored {
+    Scalar(Node),
+    At(Vec<u32>),
+}
+
+/// The size of a value for the alias budget: one per value, plus one per 64 bytes of
+/// string, so that a long string aliased many times counts as what it copies.
+fn weight(value: &Value) -> usize {
+    match value {
+        Value::Str(s) => 1 + s.len() / 64,
+        _ => 1,
+    }
+}
+
 struct Builder<'a> {
     stack: Vec<Frame>,
-    /// Anchored values by anchor id, with their number of values.
-    anchors: HashMap<usize, (Node, usize)>,
+    /// The size ([`weight`]s) of each open list or mapping so far, itself included.
+    sizes: Vec<usize>,
+    /// Anchored values by anchor id, with their size.
+    anchors: HashMap<usize, (Anchored, usize)>,
     /// Values of the tree built so far, aliases expanded.
     nodes: usize,
     /// Values written in the source (aliases not expanded).
@@ -78,6 +96,7 @@ pub fn parse_yaml(src: &str) -> Result<Node, Vec<Diagnostic>> {
 pub(crate) fn parse_yaml_with_depth(src: &str) -> Result<(Node, usize), Vec<Diagnostic>> {
     let mut b = Builder {
         stack: Vec::new(),
+        sizes: Vec::new(),
         anchors: HashMap::new(),
         nodes: 0,
         source_nodes: 0,
@@ -153,12 +172,14 @@ impl Builder<'_> {
                             offset,
                         )
                     })?;
-                    self.source_nodes += 1;
-                    self.complete(Node { offset, value }, anchor, Some(&text))?;
+                    let size = weight(&value);
+                    self.source_nodes += size;
+                    self.complete(Node { offset, value }, size, anchor, Some(&text))?;
                 }
                 Event::SequenceStart(anchor, _) => {
                     self.open(offset)?;
                     self.source_nodes += 1;
+                    self.sizes.push(1);
                     self.stack.push(Frame::Seq {
                         offset,
                         items: Vec::new(),
@@ -168,6 +189,7 @@ impl Builder<'_> {
                 Event::MappingStart(anchor, _) => {
                     self.open(offset)?;
                     self.source_nodes += 1;
+                    self.sizes.push(1);
                     self.stack.push(Frame::Map {
                         offset,
                         entries: Vec::new(),
@@ -221,7 +243,37 @@ impl Builder<'_> {
                 return Err(self.error("syntax-error", "unbalanced YAML events", offset));
             }
         };
-        self.complete(node, anchor, None)
+        let size = self.sizes.pop().unwrap_or(1);
+        self.complete(node, size, anchor, None)
+    }
+
+    /// The anchored value at `path` (see [`Anchored::At`]): down the open lists and mappings
+    /// while the path leads into the one being read, then down the completed values.
+    fn anchored(&self, path: &[u32]) -> Option<&Node> {
+        fn child(value: &Value, i: usize) -> Option<&Node> {
+            match value {
+                Value::Array(items) => items.get(i),
+                Value::Object(entries) => entries.get(i).map(|e| &e.value),
+                _ => None,
+            }
+        }
+        let mut k = 0;
+        loop {
+            let i = *path.get(k)? as usize;
+            let (len, node) = match self.stack.get(k)? {
+                Frame::Seq { items, .. } => (items.len(), items.get(i)),
+                Frame::Map { entries, .. } => (entries.len(), entries.get(i).map(|e| &e.value)),
+            };
+            if i == len && k + 1 < self.stack.len() {
+                k += 1;
+                continue;
+            }
+            let mut node = node?;
+            for &j in &path[k + 1..] {
+                node = child(&node.value, j as usize)?;
+            }
+            return Some(node);
+        }
     }
 
     /// An alias: a copy of its anchored value, within the expansion budget (ten times the
@@ -240,14 +292,16 @@ impl Builder<'_> {
             );
             return Err(self.error("too-large", message, offset));
         }
+        let size = *size;
         self.nodes += size - 1;
-        let node = self.anchors.get(&id).map(|(node, _)| Node {
-            offset,
-            value: node.value.clone(),
-        });
-        match node {
-            Some(node) => self.complete(node, 0, None),
-            None => Ok(()),
+        let value = match self.anchors.get(&id) {
+            Some((Anchored::Scalar(node), _)) => Some(node.value.clone()),
+            Some((Anchored::At(path), _)) => self.anchored(path).map(|n| n.value.clone()),
+            None => None,
+        };
+        match value {
+            Some(value) => self.complete(Node { offset, value }, size, 0, None),
+            None => Err(self.error("syntax-error", "an alias to an unknown anchor", offset)),
         }
     }
 
@@ -272,10 +326,36 @@ impl Builder<'_> {
     }
 
     /// A value is complete: attach it to its parent (as a key or a value).
-    fn complete(&mut self, node: Node, anchor: usize, raw: Option<&str>) -> Result<(), Diagnostic> {
+    /// `size` is the value's [`weight`], its contents included.
+    fn complete(
+        &mut self,
+        node: Node,
+        size: usize,
+        anchor: usize,
+        raw: Option<&str>,
+    ) -> Result<(), Diagnostic> {
         self.nodes += 1;
+        if let Some(open) = self.sizes.last_mut() {
+            *open += size;
+        }
         if anchor > 0 {
-            self.anchors.insert(anchor, (node.clone(), count(&node)));
+            let container = matches!(node.value, Value::Array(_) | Value::Object(_));
+            let anchored = if container {
+                // where it is about to be attached: the index of the value being read in
+                // every open list or mapping
+                let path = self
+                    .stack
+                    .iter()
+                    .map(|frame| match frame {
+                        Frame::Seq { items, .. } => items.len() as u32,
+                        Frame::Map { entries, .. } => entries.len() as u32,
+                    })
+                    .collect();
+                Anchored::At(path)
+            } else {
+                Anchored::Scalar(node.clone())
+            };
+            self.anchors.insert(anchor, (anchored, size));
         }
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);
@@ -324,21 +404,6 @@ impl Builder<'_> {
         }
         Ok(())
     }
-}
-
-/// The number of values in `node`, itself included.
-fn count(node: &Node) -> usize {
-    let mut n = 0;
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        n += 1;
-        match &node.value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(entries) => stack.extend(entries.iter().map(|e| &e.value)),
-            _ => {}
-        }
-    }
-    n
 }
 
 fn tag_name(tag: &Tag) -> String {
@@ -965,6 +1030,60 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n", p = i - 1));
         }
         assert_eq!(parse_yaml(&bomb).unwrap_err()[0].code, "too-large");
+    }
+
+    #[test]
+    fn aliases_copy_what_their_anchor_holds_wherever_it_is() {
+        let yaml = "\
+outer:
+  inner: &deep {k: [1, {m: &s scalar}]}
+  same: *deep
+  list: [&l [a, b], *l]
+later:
+  again: *deep
+  text: *s
+  seq: *l
+  nested: &n
+    x: &y {z: 2}
+    w: *y
+  copy: *n
+";
+        let v = node_to_value(parse_yaml(yaml).unwrap());
+        let deep = serde_json::json!({"k": [1, {"m": "scalar"}]});
+        assert_eq!(v["outer"]["same"], deep);
+        assert_eq!(v["outer"]["list"][1], serde_json::json!(["a", "b"]));
+        assert_eq!(v["later"]["again"], deep);
+        assert_eq!(v["later"]["text"], "scalar");
+        assert_eq!(v["later"]["seq"], serde_json::json!(["a", "b"]));
+        assert_eq!(v["later"]["nested"]["w"], serde_json::json!({"z": 2}));
+        assert_eq!(
+            v["later"]["copy"],
+            serde_json::json!({"x": {"z": 2}, "w": {"z": 2}})
+        );
+    }
+
+    #[test]
+    fn anchors_are_kept_by_reference_and_long_strings_weigh_what_they_copy() {
+        // 1,000 nested anchors, never aliased: nothing is copied (each was a copy of all
+        // the levels inside it)
+        let mut nested = String::new();
+        for i in 0..1000 {
+            nested.push_str(&" ".repeat(i));
+            nested.push_str(&format!("k{i}: &a{i}\n"));
+        }
+        nested.push_str(&" ".repeat(1000));
+        nested.push_str("end: 1\n");
+        assert!(parse_yaml(&nested).is_ok());
+        // a 1 MB string aliased 100 times is 100 MB: beyond the budget
+        let big = "x".repeat(1 << 20);
+        let mut copies = format!("a: &big {big}\nl:\n");
+        for _ in 0..100 {
+            copies.push_str("- *big\n");
+        }
+        assert_eq!(parse_yaml(&copies).unwrap_err()[0].code, "too-large");
+        // aliased a few times, it is fine
+        let few = format!("a: &big {big}\nl: [*big, *big]\n");
+        assert!(parse_yaml(&few).is_ok());
     }
 
     #[test]
