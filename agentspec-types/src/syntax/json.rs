@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::syntax::sink::Sink;
-use crate::syntax::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::syntax::tree::{Entry, MAX_DEPTH, NON_FINITE, Node, Value};
 
 /// A container being filled while parsing.
 enum Open {
@@ -149,10 +149,18 @@ impl Parser<'_> {
                 Some(b't') => self.literal("true", Value::Bool(true))?,
                 Some(b'f') => self.literal("false", Value::Bool(false))?,
                 Some(b'n') => self.literal("null", Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => Node {
+                Some(b'-' | b'0'..=b'9') if !self.non_finite() => Node {
                     offset,
                     value: self.number()?,
                 },
+                Some(b'N' | b'I' | b'-') if self.non_finite() => {
+                    return Err(Diagnostic::error(
+                        "non-finite-number",
+                        NON_FINITE,
+                        self.pointer(),
+                        Some(self.pos),
+                    ));
+                }
                 _ => return Err(self.expected("a value")),
             };
             // A complete value: attach it to its container, closing containers as they end.
@@ -275,6 +283,13 @@ impl Parser<'_> {
         }
         *pending = Some((key, at as u32));
         Ok(())
+    }
+
+    /// Whether `NaN`, `Infinity` or `-Infinity` (what Python's `json` writes for non-finite
+    /// floats) starts here.
+    fn non_finite(&self) -> bool {
+        let rest = &self.src[self.pos..];
+        rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity")
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Node, Diagnostic> {
@@ -886,6 +901,21 @@ mod tests {
 
     fn message(src: &str) -> String {
         parse_json(src).unwrap_err().remove(0).message
+    }
+
+    #[test]
+    fn nan_and_infinities_are_named_not_syntax_errors() {
+        for text in ["NaN", "[1, Infinity]", "{\"t\": -Infinity}"] {
+            let err = parse_json(text).unwrap_err();
+            assert_eq!(err[0].code, "non-finite-number", "{text}");
+        }
+        assert_eq!(
+            parse_json("[-1]").unwrap().value,
+            Value::Array(vec![Node {
+                offset: 1,
+                value: Value::Int(-1)
+            }])
+        );
     }
 
     #[test]

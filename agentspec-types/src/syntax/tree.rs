@@ -62,3 +62,9 @@ impl Value {
 /// realistic documents (50 flows nested through FlowNode/MapNode) need about 160 levels;
 /// past this limit, parsing fails with the code `too-deep`.
 pub const MAX_DEPTH: usize = 1024;
+
+/// The message of `non-finite-number`: JSON has no NaN or infinity, so such a value could not
+/// be written back (Python's `json` writes `NaN` and `Infinity`, which no JSON parser must
+/// accept), and turning it into `null` would change it silently.
+pub(crate) const NON_FINITE: &str = "NaN and infinities are not numbers JSON can hold: this \
+    value could not be written back as JSON (write it as a string, or as a finite number)";

@@ -10,7 +10,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::syntax::json::{KeySet, python_float};
 use crate::syntax::sink::Sink;
-use crate::syntax::tree::{Entry, MAX_DEPTH, Node, Value};
+use crate::syntax::tree::{Entry, MAX_DEPTH, NON_FINITE, Node, Value};
 
 enum Frame {
     Seq {
@@ -172,6 +172,10 @@ impl Builder<'_> {
                             offset,
                         )
                     })?;
+                    let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+                    if !is_key && matches!(value, Value::Float(f) if !f.is_finite()) {
+                        return Err(self.error("non-finite-number", NON_FINITE, offset));
+                    }
                     let size = weight(&value);
                     self.source_nodes += size;
                     self.complete(Node { offset, value }, size, anchor, Some(&text))?;
@@ -956,7 +960,7 @@ mod tests {
             serde_json::json!({"a": 7, "b": 1.0, "c": true, "d": null, "e": "true", "f": 31, "g": 3})
         );
         let plain = node_to_value(
-            parse_yaml("[0o17, 0x+1, +12, 1_000, 1., .5, -.INF, .NaN, 1e3, 12e, 9223372036854775808, 99999999999999999999, -9223372036854775809]").unwrap(),
+            parse_yaml("[0o17, 0x+1, +12, 1_000, 1., .5, 1e3, 12e, 9223372036854775808, 99999999999999999999, -9223372036854775809]").unwrap(),
         );
         assert_eq!(
             plain,
@@ -967,8 +971,6 @@ mod tests {
                 "1_000",
                 1.0,
                 0.5,
-                null,
-                null,
                 1000.0,
                 "12e",
                 9223372036854775808u64,
@@ -980,7 +982,10 @@ mod tests {
 
     #[test]
     fn resolves_plain_scalars_by_the_core_schema() {
-        let node = parse_yaml("a: 1\nb: -2.5\nc: true\nd: ~\ne: '1'\nf: 0x10\ng: .inf\nh: hello world\ni: 1e3\nj: !!str 12\n").unwrap();
+        let node = parse_yaml(
+            "a: 1\nb: -2.5\nc: true\nd: ~\ne: '1'\nf: 0x10\nh: hello world\ni: 1e3\nj: !!str 12\n",
+        )
+        .unwrap();
         let value = node_to_value(node);
         assert_eq!(value["a"], 1);
         assert_eq!(value["b"], -2.5);
@@ -988,7 +993,18 @@ mod tests {
         assert!(value["d"].is_null());
         assert_eq!(value["e"], "1");
         assert_eq!(value["f"], 16);
-        assert!(value["g"].is_null(), "infinity is not JSON");
+        // NaN and infinities are not JSON: an error, never a silent null (a key is a string)
+        for text in [
+            "g: .inf",
+            "g: -.INF",
+            "g: .NaN",
+            "[.nan]",
+            "g: !!float .inf",
+        ] {
+            let err = parse_yaml(text).unwrap_err();
+            assert_eq!(err[0].code, "non-finite-number", "{text}");
+        }
+        assert_eq!(node_to_value(parse_yaml(".inf: 1").unwrap())[".inf"], 1);
         assert_eq!(value["h"], "hello world");
         assert_eq!(value["i"], 1000.0);
         assert_eq!(value["j"], "12");
