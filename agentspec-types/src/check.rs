@@ -405,7 +405,7 @@ struct Pointers {
 fn pointers_at(source: Source<'_>, values: HashSet<u32>, keys: HashSet<u32>) -> Pointers {
     let tree = parse_with_depth(source.text, source.format);
     let mut found = Pointers::default();
-    let Ok((tree, _)) = tree else { return found };
+    let Ok((tree, ..)) = tree else { return found };
     let mut stack: Vec<(&Node, String)> = vec![(&tree, String::new())];
     while let Some((node, pointer)) = stack.pop() {
         if values.contains(&node.offset) {

@@ -261,6 +261,7 @@ mod tests {
 pub const CODES: &[(&str, Severity)] = &[
     ("syntax-error", Severity::Error),
     ("duplicate-key", Severity::Error),
+    ("imprecise-integer", Severity::Warning),
     ("non-finite-number", Severity::Error),
     ("too-deep", Severity::Error),
     ("too-large", Severity::Error),

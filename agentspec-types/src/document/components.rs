@@ -64,10 +64,10 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
     pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
         let index = LineIndex::new(text);
         let locate = |diagnostics| index.locate_all(diagnostics);
-        let (tree, depth) =
+        let (tree, depth, parsed) =
             parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
-        let mut diagnostics = Vec::new();
+        let mut diagnostics = parsed;
         let mut out = Components::new();
         let Value::Object(root) = tree.value else {
             let found = tree.value.type_name();
@@ -417,7 +417,7 @@ impl Values {
             d.locate(&index);
             LoadError::new(vec![d])
         };
-        let (tree, _) = parse_with_depth(text, format).map_err(|mut d| located(d.remove(0)))?;
+        let (tree, ..) = parse_with_depth(text, format).map_err(|mut d| located(d.remove(0)))?;
         let offset = tree.offset;
         match crate::syntax::value::node_to_value(tree) {
             serde_json::Value::Object(map) => Ok(Values(map)),

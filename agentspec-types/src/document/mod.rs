@@ -283,12 +283,14 @@ impl<C: ComponentSet + Send> Document<C> {
                 LineIndex::new(text).locate_all(diagnostics)
             }
         };
-        let (tree, depth) =
+        let (tree, depth, mut parsed) =
             parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
         match Self::decode(tree, depth, Some(source), &options.registry()) {
             Ok(mut doc) => {
-                doc.warnings = locate(doc.warnings);
+                // the parser's warnings come first: they are about the text
+                parsed.append(&mut doc.warnings);
+                doc.warnings = locate(parsed);
                 doc.source = Some(std::sync::Arc::new(Loaded {
                     format,
                     // trailing whitespace aside: it holds nothing to point at
@@ -300,7 +302,8 @@ impl<C: ComponentSet + Send> Document<C> {
                 Ok(doc)
             }
             Err(mut e) => {
-                e.diagnostics = locate(e.diagnostics);
+                parsed.append(&mut e.diagnostics);
+                e.diagnostics = locate(parsed);
                 Err(e)
             }
         }
@@ -764,7 +767,7 @@ pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
     if diagnostics.iter().all(|d| d.offset.is_some()) {
         return;
     }
-    let Ok((tree, _)) = parse_with_depth(text, format) else {
+    let Ok((tree, ..)) = parse_with_depth(text, format) else {
         return;
     };
     // the trie of unescaped pointer tokens; each trie node lists the diagnostics ending there

@@ -48,6 +48,7 @@ struct Parser<'a> {
     pos: usize,
     stack: Vec<Open>,
     depth: usize,
+    warnings: Vec<Diagnostic>,
 }
 
 /// Parses a JSON document (RFC 8259; a leading byte-order mark is skipped).
@@ -55,11 +56,14 @@ struct Parser<'a> {
 /// Errors: `syntax-error`, `duplicate-key`, and `too-deep` past [`MAX_DEPTH`] levels. The
 /// diagnostics carry byte offsets; fill lines and columns with [`Diagnostic::locate`].
 pub fn parse_json(src: &str) -> Result<Node, Vec<Diagnostic>> {
-    parse_json_with_depth(src).map(|(node, _)| node)
+    parse_json_with_depth(src).map(|(node, ..)| node)
 }
 
-/// [`parse_json`], also returning the deepest nesting of arrays and objects.
-pub(crate) fn parse_json_with_depth(src: &str) -> Result<(Node, usize), Vec<Diagnostic>> {
+/// [`parse_json`], also returning the deepest nesting of arrays and objects, and the
+/// warnings (`imprecise-integer`).
+pub(crate) fn parse_json_with_depth(
+    src: &str,
+) -> Result<(Node, usize, Vec<Diagnostic>), Vec<Diagnostic>> {
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut parser = Parser {
         src,
@@ -67,9 +71,10 @@ pub(crate) fn parse_json_with_depth(src: &str) -> Result<(Node, usize), Vec<Diag
         pos: start,
         stack: Vec::new(),
         depth: 0,
+        warnings: Vec::new(),
     };
     let node = parser.document().map_err(|d| vec![d])?;
-    Ok((node, parser.depth))
+    Ok((node, parser.depth, parser.warnings))
 }
 
 impl Parser<'_> {
@@ -368,6 +373,8 @@ impl Parser<'_> {
             if let Ok(u) = text.parse::<u64>() {
                 return Ok(Value::UInt(u));
             }
+            self.warnings
+                .push(imprecise_integer(text.len(), self.pointer(), start));
         }
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(Value::Float(f)),
@@ -505,6 +512,17 @@ impl Parser<'_> {
         };
         char::from_u32(code).ok_or_else(|| self.error("an invalid `\\u` escape", at))
     }
+}
+
+/// The warning for an integer literal beyond 64 bits, read as the nearest float.
+pub(crate) fn imprecise_integer(len: usize, pointer: String, at: usize) -> Diagnostic {
+    // the digits are not repeated: the value may be a secret
+    let message = format!(
+        "an integer of {len} characters, beyond 64 bits: it is read, and written back, as the \
+         nearest float, losing digits (pyagentspec keeps every digit); write it as a string to \
+         keep it exact"
+    );
+    Diagnostic::warning("imprecise-integer", message, pointer, Some(at))
 }
 
 /// Python's `repr(float)`: shortest round-trip digits, `60.0` for integral values,
@@ -800,7 +818,7 @@ mod tests {
 
     #[test]
     fn reports_the_nesting_depth() {
-        let (_, depth) = parse_json_with_depth(r#"[[1], {"a": {"b": 1}}, 2]"#).unwrap();
+        let (_, depth, _) = parse_json_with_depth(r#"[[1], {"a": {"b": 1}}, 2]"#).unwrap();
         assert_eq!(depth, 3);
         assert_eq!(parse_json_with_depth("7").unwrap().1, 0);
     }

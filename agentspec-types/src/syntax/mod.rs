@@ -57,11 +57,12 @@ pub(crate) struct Source<'a> {
     pub format: Format,
 }
 
-/// Parses `text` in `format`, with the deepest nesting.
+/// Parses `text` in `format`, with the deepest nesting and the parser's warnings
+/// (`imprecise-integer`).
 pub(crate) fn parse_with_depth(
     text: &str,
     format: Format,
-) -> Result<(Node, usize), Vec<Diagnostic>> {
+) -> Result<(Node, usize, Vec<Diagnostic>), Vec<Diagnostic>> {
     match format {
         Format::Json => parse_json_with_depth(text),
         Format::Yaml => parse_yaml_with_depth(text),

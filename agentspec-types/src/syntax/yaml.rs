@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
-use crate::syntax::json::{KeySet, python_float};
+use crate::syntax::json::{KeySet, imprecise_integer, python_float};
 use crate::syntax::sink::Sink;
 use crate::syntax::tree::{Entry, MAX_DEPTH, NON_FINITE, Node, Value};
 
@@ -70,6 +70,8 @@ fn weight(value: &Value) -> usize {
 
 struct Builder<'a> {
     stack: Vec<Frame>,
+    /// `imprecise-integer` warnings.
+    warnings: Vec<Diagnostic>,
     /// The size ([`weight`]s) of each open list or mapping so far, itself included.
     sizes: Vec<usize>,
     /// Anchored values by anchor id, with their size.
@@ -89,13 +91,17 @@ struct Builder<'a> {
 /// Errors: `syntax-error`, `duplicate-key`, `too-deep` past [`MAX_DEPTH`] levels, and
 /// `too-large` when aliases would expand beyond the budget.
 pub fn parse_yaml(src: &str) -> Result<Node, Vec<Diagnostic>> {
-    parse_yaml_with_depth(src).map(|(node, _)| node)
+    parse_yaml_with_depth(src).map(|(node, ..)| node)
 }
 
 /// [`parse_yaml`], also returning the deepest nesting of lists and mappings.
-pub(crate) fn parse_yaml_with_depth(src: &str) -> Result<(Node, usize), Vec<Diagnostic>> {
+/// (and the `imprecise-integer` warnings)
+pub(crate) fn parse_yaml_with_depth(
+    src: &str,
+) -> Result<(Node, usize, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut b = Builder {
         stack: Vec::new(),
+        warnings: Vec::new(),
         sizes: Vec::new(),
         anchors: HashMap::new(),
         nodes: 0,
@@ -115,7 +121,7 @@ pub(crate) fn parse_yaml_with_depth(src: &str) -> Result<(Node, usize), Vec<Diag
     } else {
         super::depth_of(&node)
     };
-    Ok((node, depth))
+    Ok((node, depth, b.warnings))
 }
 
 impl Builder<'_> {
@@ -175,6 +181,16 @@ impl Builder<'_> {
                     let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
                     if !is_key && matches!(value, Value::Float(f) if !f.is_finite()) {
                         return Err(self.error("non-finite-number", NON_FINITE, offset));
+                    }
+                    let digits = text.strip_prefix(['-', '+']).unwrap_or(&text);
+                    if matches!(value, Value::Float(_))
+                        && style == ScalarStyle::Plain
+                        && !digits.is_empty()
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                    {
+                        let warning =
+                            imprecise_integer(text.len(), self.pointer(), offset as usize);
+                        self.warnings.push(warning);
                     }
                     let size = weight(&value);
                     self.source_nodes += size;
@@ -978,6 +994,26 @@ mod tests {
                 -9223372036854775809.0
             ])
         );
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_are_reported() {
+        let (_, _, warnings) = parse_yaml_with_depth(
+            "a: 99999999999999999999\nb: '99999999999999999999'\nc: 1.5e300\n",
+        )
+        .unwrap();
+        let found: Vec<(&str, &str)> = warnings
+            .iter()
+            .map(|d| (d.code, d.pointer.as_str()))
+            .collect();
+        assert_eq!(found, [("imprecise-integer", "/a")]);
+        let (_, _, warnings) =
+            crate::syntax::json::parse_json_with_depth("[1, -99999999999999999999, 2e30]").unwrap();
+        let found: Vec<(&str, &str)> = warnings
+            .iter()
+            .map(|d| (d.code, d.pointer.as_str()))
+            .collect();
+        assert_eq!(found, [("imprecise-integer", "/1")]);
     }
 
     #[test]
