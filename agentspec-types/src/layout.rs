@@ -1,19 +1,24 @@
 //! pyagentspec's layout of shared components, computed from scratch.
 //!
-//! A document is first *expanded*: every `{"$component_ref": id}` that names an entry of a
-//! `$referenced_components` map (or a supplied component) is replaced by a copy of its body,
-//! and the maps are removed. The expanded tree is then *laid out*: components are the
-//! objects with a `component_type` and an `id` (copies with the same id are one component,
-//! and must be identical); a component used at one place is written inline there, a component
-//! used at several places is written as a reference at every place, its body stored once in
+//! Components are the objects with a `component_type` and an `id`; a `{"$component_ref": key}`
+//! names the body stored under `key` in a `$referenced_components` map (or a supplied
+//! component). [`lay_out`] builds the graph of the components reachable from the root once,
+//! following references without copying anything (copies with the same id are one component,
+//! and must be identical), then writes it: a component used at one place inline there, a
+//! component used at several places as a reference at every place, its body stored once in
 //! the `$referenced_components` of the closest component all its uses pass through (its
-//! immediate dominator in the graph of components).
+//! immediate dominator in the graph of components). The work is linear in the document.
+//!
+//! [`expand`] inlines every reference instead (`Document::expanded`): its output can be
+//! exponentially larger than the document, so it stops at a budget (`too-large`) and at
+//! [`MAX_DEPTH`] levels (`too-deep`).
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
+use crate::syntax::tree::MAX_DEPTH;
 
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +30,18 @@ pub(crate) enum LayoutError {
     /// Expanding the references would make more values than the budget allows (shared
     /// components referenced from shared components, many times over).
     TooLarge,
+    /// Expanding the references would nest values deeper than a document may be
+    /// ([`MAX_DEPTH`]): a long chain of references.
+    TooDeep,
+}
+
+/// Runs `f` with at least 64 MiB of stack, on the current thread (a new segment when less is
+/// left): the recursive walks here go at most [`MAX_DEPTH`] levels deep (more is `TooDeep`),
+/// which is more than a 2 MiB thread holds in a debug build. One segment per call, at the
+/// entry points: growing at every level would map and unmap a segment for every value at
+/// the boundary. The segment is reserved, and only the pages used are committed.
+fn with_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(64 << 20, 64 << 20, f)
 }
 
 /// The number of values the expansion of a document of `values` values may make: ten times
@@ -49,15 +66,16 @@ fn count(value: &Value) -> usize {
     n
 }
 
-/// The entries of every `$referenced_components` map of `value`, at any depth.
-fn namespace(value: &Value, out: &mut HashMap<String, Value>) {
+/// The entries of every `$referenced_components` map of `value`, at any depth (borrowed: a
+/// map's entries hold the maps nested in them, so copies would be quadratic in the depth).
+fn namespace<'a>(value: &'a Value, out: &mut HashMap<&'a str, &'a Value>) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
                 if let Some(Value::Object(entries)) = map.get("$referenced_components") {
                     for (k, body) in entries {
-                        out.entry(k.clone()).or_insert_with(|| body.clone());
+                        out.entry(k.as_str()).or_insert(body);
                     }
                 }
                 stack.extend(map.values());
@@ -83,17 +101,26 @@ pub(crate) fn expand(
     value: &Value,
     supplied: &HashMap<String, Value>,
 ) -> Result<(Value, Vec<(String, Value)>), LayoutError> {
-    let mut ns = supplied.clone();
+    with_stack(|| expand_on_stack(value, supplied))
+}
+
+fn expand_on_stack(
+    value: &Value,
+    supplied: &HashMap<String, Value>,
+) -> Result<(Value, Vec<(String, Value)>), LayoutError> {
+    let mut ns: HashMap<&str, &Value> = supplied.iter().map(|(k, v)| (k.as_str(), v)).collect();
     namespace(value, &mut ns);
     let mut used = HashSet::new();
-    let mut open = Vec::new();
-    let mut left = expansion_budget(count(value) + ns.values().map(count).sum::<usize>());
-    let expanded = expand_value(value, &ns, &mut used, &mut open, &mut left)?;
+    let mut open = HashSet::new();
+    // the document and the supplied components, each value once
+    let mut left = expansion_budget(count(value) + supplied.values().map(count).sum::<usize>());
+    let expanded = expand_value(value, &ns, &mut used, &mut open, &mut left, 0)?;
     let mut local = HashMap::new();
     namespace(value, &mut local);
     let mut unused: Vec<(String, Value)> = local
         .into_iter()
-        .filter(|(k, _)| !used.contains(k))
+        .filter(|(k, _)| !used.contains(*k))
+        .map(|(k, v)| (k.to_owned(), v.clone()))
         .collect();
     unused.sort_by(|a, b| a.0.cmp(&b.0));
     Ok((expanded, unused))
@@ -101,32 +128,48 @@ pub(crate) fn expand(
 
 fn expand_value(
     value: &Value,
-    ns: &HashMap<String, Value>,
+    ns: &HashMap<&str, &Value>,
     used: &mut HashSet<String>,
-    open: &mut Vec<String>,
+    open: &mut HashSet<String>,
     left: &mut usize,
+    depth: usize,
 ) -> Result<Value, LayoutError> {
     // every value made counts against the budget: expansion stops, with an error, before a
     // reference bomb exhausts memory
     *left = left.checked_sub(1).ok_or(LayoutError::TooLarge)?;
+    if depth > MAX_DEPTH {
+        return Err(LayoutError::TooDeep);
+    }
+    expand_inner(value, ns, used, open, left, depth)
+}
+
+fn expand_inner(
+    value: &Value,
+    ns: &HashMap<&str, &Value>,
+    used: &mut HashSet<String>,
+    open: &mut HashSet<String>,
+    left: &mut usize,
+    depth: usize,
+) -> Result<Value, LayoutError> {
     Ok(match value {
         Value::Object(map) => {
             if let Some(id) = reference(map)
                 && let Some(body) = ns.get(id)
             {
-                if open.iter().any(|o| o == id) {
+                if open.contains(id) {
                     return Err(LayoutError::Cycle(id.to_owned()));
                 }
                 used.insert(id.to_owned());
-                open.push(id.to_owned());
-                let body = expand_value(body, ns, used, open, left)?;
-                open.pop();
+                open.insert(id.to_owned());
+                // the reference itself is replaced: the body stands at its depth
+                let body = expand_value(body, ns, used, open, left, depth)?;
+                open.remove(id);
                 return Ok(body);
             }
             let mut out = Map::new();
             for (k, v) in map {
                 if k != "$referenced_components" {
-                    out.insert(k.clone(), expand_value(v, ns, used, open, left)?);
+                    out.insert(k.clone(), expand_value(v, ns, used, open, left, depth + 1)?);
                 }
             }
             Value::Object(out)
@@ -134,7 +177,7 @@ fn expand_value(
         Value::Array(items) => Value::Array(
             items
                 .iter()
-                .map(|v| expand_value(v, ns, used, open, left))
+                .map(|v| expand_value(v, ns, used, open, left, depth + 1))
                 .collect::<Result<_, _>>()?,
         ),
         other => other.clone(),
@@ -147,69 +190,161 @@ fn component_id(map: &Map<String, Value>) -> Option<&str> {
     map.get("id")?.as_str()
 }
 
-/// The components directly inside `value` (not inside another component), in order.
-fn children(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(id) = component_id(map) {
-                out.push(id.to_owned());
-            } else {
-                map.values().for_each(|v| children(v, out));
+/// Where the layout finds components: the bodies of every `$referenced_components` map of
+/// a value (the first entry of a key wins) and the supplied ones, by key.
+struct Scope<'a> {
+    by_key: HashMap<&'a str, &'a Value>,
+    /// Components to leave out, written as a reference to their new key instead (`split`).
+    cut: &'a HashMap<String, String>,
+}
+
+impl<'a> Scope<'a> {
+    fn new(
+        value: &'a Value,
+        supplied: &'a HashMap<String, Value>,
+        cut: &'a HashMap<String, String>,
+    ) -> Self {
+        let mut by_key = HashMap::new();
+        let maps = |root: &'a Value, by_key: &mut HashMap<&'a str, &'a Value>| {
+            let mut stack = vec![root];
+            while let Some(v) = stack.pop() {
+                match v {
+                    Value::Object(map) => {
+                        if let Some(Value::Object(entries)) = map.get("$referenced_components") {
+                            for (k, body) in entries {
+                                by_key.entry(k.as_str()).or_insert(body);
+                            }
+                        }
+                        stack.extend(map.values());
+                    }
+                    Value::Array(items) => stack.extend(items),
+                    _ => {}
+                }
             }
+        };
+        maps(value, &mut by_key);
+        // the supplied components, then the maps inside them
+        for (k, body) in supplied {
+            by_key.entry(k.as_str()).or_insert(body);
         }
-        Value::Array(items) => items.iter().for_each(|v| children(v, out)),
-        _ => {}
+        for body in supplied.values() {
+            maps(body, &mut by_key);
+        }
+        Scope { by_key, cut }
+    }
+
+    /// The component `value` is or names: (its id, its body). A reference to nothing known
+    /// is not one.
+    fn component(&self, value: &'a Value) -> Option<(&'a str, &'a Value)> {
+        let Value::Object(map) = value else {
+            return None;
+        };
+        if let Some(id) = component_id(map) {
+            return Some((id, value));
+        }
+        let body = *self.by_key.get(reference(map)?)?;
+        match body {
+            Value::Object(b) => component_id(b).map(|id| (id, body)),
+            _ => None,
+        }
+    }
+
+    /// The components directly inside `value` (not inside another component), in order;
+    /// those cut out are not uses.
+    fn uses(&self, value: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
+        match value {
+            Value::Object(map) => match self.component(value) {
+                Some((id, _)) if self.cut.contains_key(id) => {}
+                Some(c) => out.push(c),
+                None => map.values().for_each(|v| self.uses(v, out)),
+            },
+            Value::Array(items) => items.iter().for_each(|v| self.uses(v, out)),
+            _ => {}
+        }
     }
 }
 
-struct Graph {
-    ids: Vec<String>,
-    index: HashMap<String, usize>,
-    bodies: Vec<Value>,
+/// The components reachable from a root, each once, with the places each one uses.
+struct Graph<'a> {
+    ids: Vec<&'a str>,
+    index: HashMap<&'a str, usize>,
+    /// Each component's body as written (borrowed: nothing is copied or inlined).
+    bodies: Vec<&'a Value>,
     /// Direct uses: for each component, the components in its body (one entry per place).
     uses: Vec<Vec<usize>>,
 }
 
-impl Graph {
-    /// Every component of `root` (itself a component), each once; copies must be equal.
-    fn build(root: &Value) -> Result<Graph, LayoutError> {
+impl<'a> Graph<'a> {
+    /// Every component reachable from `root` (itself a component, the graph's node 0),
+    /// following references through `scope`, each once. Two copies of one id must be
+    /// identical. Linear in the bodies, however often a component is referenced.
+    fn build(root: (&'a str, &'a Value), scope: &Scope<'a>) -> Result<Graph<'a>, LayoutError> {
         let mut g = Graph {
-            ids: Vec::new(),
-            index: HashMap::new(),
-            bodies: Vec::new(),
-            uses: Vec::new(),
+            ids: vec![root.0],
+            index: HashMap::from([(root.0, 0)]),
+            bodies: vec![root.1],
+            uses: vec![Vec::new()],
         };
-        let mut stack = vec![root];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(map) => {
-                    if let Some(id) = component_id(map) {
-                        match g.index.get(id) {
-                            Some(&i) if g.bodies[i] != *v => {
-                                return Err(LayoutError::Conflict(id.to_owned()));
-                            }
-                            Some(_) => continue,
-                            None => {
-                                g.index.insert(id.to_owned(), g.ids.len());
-                                g.ids.push(id.to_owned());
-                                g.bodies.push(v.clone());
-                            }
-                        }
-                    }
-                    stack.extend(map.values().rev());
-                }
-                Value::Array(items) => stack.extend(items.iter().rev()),
-                _ => {}
-            }
-        }
-        for body in &g.bodies {
+        let mut stack = vec![0];
+        while let Some(i) = stack.pop() {
             let mut direct = Vec::new();
-            if let Value::Object(map) = body {
-                map.values().for_each(|v| children(v, &mut direct));
+            if let Value::Object(map) = g.bodies[i] {
+                for (k, v) in map {
+                    if k != "$referenced_components" {
+                        scope.uses(v, &mut direct);
+                    }
+                }
             }
-            g.uses.push(direct.iter().map(|id| g.index[id]).collect());
+            let mut uses = Vec::with_capacity(direct.len());
+            for (id, body) in direct {
+                let j = match g.index.get(id) {
+                    Some(&j) => {
+                        if !std::ptr::eq(g.bodies[j], body) && g.bodies[j] != body {
+                            return Err(LayoutError::Conflict(id.to_owned()));
+                        }
+                        j
+                    }
+                    None => {
+                        let j = g.ids.len();
+                        g.index.insert(id, j);
+                        g.ids.push(id);
+                        g.bodies.push(body);
+                        g.uses.push(Vec::new());
+                        stack.push(j);
+                        j
+                    }
+                };
+                uses.push(j);
+            }
+            g.uses[i] = uses;
         }
+        g.check_acyclic()?;
         Ok(g)
+    }
+
+    /// A component that uses itself, directly or through others, cannot be laid out.
+    fn check_acyclic(&self) -> Result<(), LayoutError> {
+        // 0: not seen, 1: on the path, 2: done
+        let mut state = vec![0u8; self.ids.len()];
+        let mut stack = vec![(0usize, 0usize)];
+        state[0] = 1;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if let Some(&child) = self.uses[node].get(*next) {
+                *next += 1;
+                match state[child] {
+                    0 => {
+                        state[child] = 1;
+                        stack.push((child, 0));
+                    }
+                    1 => return Err(LayoutError::Cycle(self.ids[child].to_owned())),
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+                stack.pop();
+            }
+        }
+        Ok(())
     }
 
     /// The immediate dominator of every component reachable from component 0.
@@ -272,12 +407,33 @@ fn intersect(mut a: usize, mut b: usize, idom: &[usize], depth: &[usize]) -> usi
     a
 }
 
-/// Lays out an expanded component tree; `extra` entries (unused ones) go to the root's map.
-pub(crate) fn layout(root: &Value, extra: Vec<(String, Value)>) -> Result<Value, LayoutError> {
-    let g = Graph::build(root)?;
-    if g.ids.is_empty() {
+/// Lays out the component `root` in pyagentspec's way, finding the components it references
+/// in the maps of `scope_of` and in `supplied`, and writing the components of `cut` as a
+/// reference to their new key. With `keep_unused`, the map entries nothing uses are kept in
+/// the root's `$referenced_components`. Nothing is inlined first: the work is linear in
+/// the document, however often a component is referenced.
+pub(crate) fn lay_out(
+    root: &Value,
+    scope_of: &Value,
+    supplied: &HashMap<String, Value>,
+    cut: &HashMap<String, String>,
+    keep_unused: bool,
+) -> Result<Value, LayoutError> {
+    with_stack(|| lay_out_on_stack(root, scope_of, supplied, cut, keep_unused))
+}
+
+fn lay_out_on_stack(
+    root: &Value,
+    scope_of: &Value,
+    supplied: &HashMap<String, Value>,
+    cut: &HashMap<String, String>,
+    keep_unused: bool,
+) -> Result<Value, LayoutError> {
+    let scope = Scope::new(scope_of, supplied, cut);
+    let Some(start) = scope.component(root) else {
         return Ok(root.clone());
-    }
+    };
+    let g = Graph::build(start, &scope)?;
     let mut in_degree = vec![0usize; g.ids.len()];
     for uses in &g.uses {
         for &c in uses {
@@ -303,83 +459,149 @@ pub(crate) fn layout(root: &Value, extra: Vec<(String, Value)>) -> Result<Value,
             }
         }
     }
-    for list in &mut owned {
-        list.sort_by_key(|&c| first_use(&g, c));
+    // a stable order for owned components: the position of the first body that uses them
+    let mut first_use = vec![usize::MAX; g.ids.len()];
+    for (p, uses) in g.uses.iter().enumerate() {
+        for &c in uses {
+            first_use[c] = first_use[c].min(p);
+        }
     }
-    let mut out = emit(&g, 0, &in_degree, &owned);
-    if !extra.is_empty()
-        && let Value::Object(map) = &mut out
-    {
-        let rc = map
-            .entry("$referenced_components")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(rc) = rc {
-            for (k, v) in extra {
-                rc.entry(k).or_insert(v);
+    for list in &mut owned {
+        list.sort_by_key(|&c| first_use[c]);
+    }
+    let writer = Writer {
+        g: &g,
+        scope: &scope,
+        in_degree: &in_degree,
+        owned: &owned,
+    };
+    let mut out = writer.component(0, 0)?;
+    if keep_unused {
+        let mut unused: Vec<(&str, &Value)> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![scope_of];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::Object(entries)) = m.get("$referenced_components") {
+                        for (k, body) in entries {
+                            let id = scope.component(body).map(|(id, _)| id);
+                            let used = id.is_some_and(|id| g.index.contains_key(id));
+                            if !used && seen.insert(k.as_str()) {
+                                unused.push((k, body));
+                            }
+                        }
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(items) => stack.extend(items),
+                _ => {}
             }
         }
+        unused.sort_by(|a, b| a.0.cmp(b.0));
+        let unused = unused
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .collect();
+        keep_entries(&mut out, unused);
     }
     Ok(out)
 }
 
-/// A stable order for owned components: the position of the first body that uses them.
-fn first_use(g: &Graph, c: usize) -> usize {
-    g.uses
-        .iter()
-        .position(|u| u.contains(&c))
-        .unwrap_or(usize::MAX)
+/// Adds `entries` to the `$referenced_components` of the laid-out `root` (an entry it has
+/// already stays).
+pub(crate) fn keep_entries(root: &mut Value, entries: Vec<(String, Value)>) {
+    if entries.is_empty() {
+        return;
+    }
+    if let Value::Object(map) = root
+        && let Value::Object(rc) = map
+            .entry("$referenced_components")
+            .or_insert_with(|| Value::Object(Map::new()))
+    {
+        for (k, v) in entries {
+            rc.entry(k).or_insert(v);
+        }
+    }
 }
 
-/// Writes component `node`: shared children as references, the others inline, then the
-/// shared components it owns in its `$referenced_components`.
-fn emit(g: &Graph, node: usize, in_degree: &[usize], owned: &[Vec<usize>]) -> Value {
-    let Value::Object(body) = &g.bodies[node] else {
-        return g.bodies[node].clone();
-    };
-    let mut out = Map::new();
-    let mut version = None;
-    for (k, v) in body {
-        if k == "agentspec_version" && node == 0 {
-            version = Some(v.clone());
-            continue;
-        }
-        out.insert(k.clone(), emit_value(g, v, in_degree, owned));
-    }
-    if !owned[node].is_empty() {
-        let mut rc = Map::new();
-        for &c in &owned[node] {
-            rc.insert(g.ids[c].clone(), emit(g, c, in_degree, owned));
-        }
-        out.insert("$referenced_components".to_owned(), Value::Object(rc));
-    }
-    if let Some(v) = version {
-        out.insert("agentspec_version".to_owned(), v);
-    }
-    Value::Object(out)
+/// Writes the laid-out components.
+struct Writer<'g, 'a> {
+    g: &'g Graph<'a>,
+    scope: &'g Scope<'a>,
+    in_degree: &'g [usize],
+    owned: &'g [Vec<usize>],
 }
 
-fn emit_value(g: &Graph, value: &Value, in_degree: &[usize], owned: &[Vec<usize>]) -> Value {
-    match value {
-        Value::Object(map) => match component_id(map).and_then(|id| g.index.get(id)) {
-            Some(&c) if in_degree[c] > 1 => {
-                let mut r = Map::new();
-                r.insert("$component_ref".to_owned(), Value::String(g.ids[c].clone()));
-                Value::Object(r)
+impl Writer<'_, '_> {
+    /// Component `node`, written at nesting `depth`: shared children as references, the
+    /// others inline, then the shared components it owns in its `$referenced_components`
+    /// (the root's version last). Past [`MAX_DEPTH`] levels it is `TooDeep`: inlining a long
+    /// chain of references would make a document too deep to load.
+    fn component(&self, node: usize, depth: usize) -> Result<Value, LayoutError> {
+        if depth > MAX_DEPTH {
+            return Err(LayoutError::TooDeep);
+        }
+        {
+            let Value::Object(body) = self.g.bodies[node] else {
+                return Ok(self.g.bodies[node].clone());
+            };
+            let mut out = Map::new();
+            let mut version = None;
+            for (k, v) in body {
+                match k.as_str() {
+                    "$referenced_components" => {}
+                    "agentspec_version" if node == 0 => version = Some(v.clone()),
+                    _ => {
+                        out.insert(k.clone(), self.value(v, depth + 1)?);
+                    }
+                }
             }
-            Some(&c) => emit(g, c, in_degree, owned),
-            None => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), emit_value(g, v, in_degree, owned)))
-                    .collect(),
+            if !self.owned[node].is_empty() {
+                let mut rc = Map::new();
+                for &c in &self.owned[node] {
+                    rc.insert(self.g.ids[c].to_owned(), self.component(c, depth + 2)?);
+                }
+                out.insert("$referenced_components".to_owned(), Value::Object(rc));
+            }
+            if let Some(v) = version {
+                out.insert("agentspec_version".to_owned(), v);
+            }
+            Ok(Value::Object(out))
+        }
+    }
+
+    fn value(&self, value: &Value, depth: usize) -> Result<Value, LayoutError> {
+        let reference = |id: &str| {
+            let mut r = Map::new();
+            r.insert("$component_ref".to_owned(), Value::String(id.to_owned()));
+            Value::Object(r)
+        };
+        if depth > MAX_DEPTH {
+            return Err(LayoutError::TooDeep);
+        }
+        Ok(match value {
+            Value::Object(map) => match self.scope.component(value) {
+                Some((id, _)) if self.scope.cut.contains_key(id) => reference(&self.scope.cut[id]),
+                Some((id, _)) => match self.g.index.get(id) {
+                    Some(&c) if self.in_degree[c] > 1 => reference(self.g.ids[c]),
+                    Some(&c) => self.component(c, depth)?,
+                    None => value.clone(),
+                },
+                None => Value::Object(
+                    map.iter()
+                        .map(|(k, v)| Ok((k.clone(), self.value(v, depth + 1)?)))
+                        .collect::<Result<_, LayoutError>>()?,
+                ),
+            },
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|v| self.value(v, depth + 1))
+                    .collect::<Result<_, _>>()?,
             ),
-        },
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|v| emit_value(g, v, in_degree, owned))
-                .collect(),
-        ),
-        other => other.clone(),
+            other => other.clone(),
+        })
     }
 }
 
@@ -396,6 +618,15 @@ impl LayoutError {
             LayoutError::Cycle(id) => Diagnostic::error(
                 "reference-cycle",
                 format!("the component `{id}` contains a reference to itself"),
+                "",
+                None,
+            ),
+            LayoutError::TooDeep => Diagnostic::error(
+                "too-deep",
+                format!(
+                    "inlining the references would nest values more than {MAX_DEPTH} levels deep \
+                     (a long chain of components that reference the next)"
+                ),
                 "",
                 None,
             ),
@@ -460,38 +691,14 @@ pub(crate) fn find_component<'a>(
     None
 }
 
-/// Replaces every component whose id is a key of `keys` by a reference to its new key.
-pub(crate) fn replace_components(
-    value: &serde_json::Value,
-    keys: &HashMap<String, String>,
-) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            if map.get("component_type").is_some()
-                && let Some(key) = map
-                    .get("id")
-                    .and_then(serde_json::Value::as_str)
-                    .and_then(|id| keys.get(id))
-            {
-                return serde_json::json!({ "$component_ref": key });
-            }
-            serde_json::Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), replace_components(v, keys)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(|v| replace_components(v, keys)).collect())
-        }
-        other => other.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn layout(root: &Value) -> Result<Value, LayoutError> {
+        lay_out(root, root, &HashMap::new(), &HashMap::new(), false)
+    }
 
     fn node(id: &str, extra: Value) -> Value {
         let mut v = json!({"component_type": "X", "id": id});
@@ -513,7 +720,7 @@ mod tests {
             "root",
             json!({"items": [a, b], "agentspec_version": "25.4.1"}),
         );
-        let out = layout(&root, Vec::new()).unwrap();
+        let out = layout(&root).unwrap();
         assert_eq!(out["items"][0]["llm"], json!({"$component_ref": "llm"}));
         assert_eq!(out["items"][1]["own"]["id"], "only_b");
         assert_eq!(out["$referenced_components"]["llm"]["id"], "llm");
@@ -528,7 +735,7 @@ mod tests {
         let shared = node("s", json!({}));
         let inner = node("inner", json!({"x": shared.clone(), "y": shared.clone()}));
         let root = node("root", json!({"sub": inner}));
-        let out = layout(&root, Vec::new()).unwrap();
+        let out = layout(&root).unwrap();
         assert!(out.get("$referenced_components").is_none());
         assert_eq!(out["sub"]["$referenced_components"]["s"]["id"], "s");
     }
@@ -539,10 +746,7 @@ mod tests {
             "root",
             json!({"a": node("x", json!({"v": 1})), "b": node("x", json!({"v": 2}))}),
         );
-        assert_eq!(
-            layout(&root, Vec::new()),
-            Err(LayoutError::Conflict("x".into()))
-        );
+        assert_eq!(layout(&root), Err(LayoutError::Conflict("x".into())));
         let cyclic = json!({"component_type": "X", "id": "r", "a": {"$component_ref": "x"},
                             "$referenced_components": {"x": {"component_type": "X", "id": "x", "b": {"$component_ref": "x"}}}});
         assert_eq!(

@@ -466,8 +466,8 @@ impl<C: ComponentSet + Send> Document<C> {
                 Some((id.to_owned(), body))
             })
             .collect();
-        let (expanded, unused) = layout::expand(&self.to_value_with(&all), &supplied)?;
-        let laid_out = layout::layout(&expanded, unused)?;
+        let value = self.to_value_with(&all);
+        let laid_out = layout::lay_out(&value, &value, &supplied, &HashMap::new(), true)?;
         self.reload.load(&laid_out)
     }
 
@@ -480,7 +480,8 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let all = WriteOptions::new().include_secrets(true);
-        let expanded = self.expanded_with(&all);
+        let value = self.to_value_with(&all);
+        let (no_components, no_cut) = (HashMap::new(), HashMap::new());
         let root_id = self.root.id();
         let mut components = Components::new();
         let mut keys = HashMap::new();
@@ -491,12 +492,12 @@ impl<C: ComponentSet + Send> Document<C> {
                     "`{id}` is the root of the document; only the components it uses can be split off"
                 )));
             }
-            let Some(body) = layout::find_component(&expanded, id) else {
+            let Some(body) = layout::find_component(&value, id) else {
                 return Err(split_error(format!(
                     "the document has no component with id `{id}`"
                 )));
             };
-            let mut body = layout::layout(body, Vec::new())?;
+            let mut body = layout::lay_out(body, &value, &no_components, &no_cut, false)?;
             if let serde_json::Value::Object(map) = &mut body {
                 map.insert(
                     "agentspec_version".into(),
@@ -506,8 +507,7 @@ impl<C: ComponentSet + Send> Document<C> {
             components.insert(key, self.reload.load(&body)?);
             keys.insert(id.to_owned(), key.to_owned());
         }
-        let main = layout::replace_components(&expanded, &keys);
-        let laid_out = layout::layout(&main, Vec::new())?;
+        let laid_out = layout::lay_out(&value, &value, &no_components, &keys, false)?;
         let registry = Registry {
             types: components.registry().types,
             ..self.reload.registry()
@@ -919,7 +919,15 @@ impl WriteOptions {
 /// written once, under the `$referenced_components` of the component that owns all its uses,
 /// and referenced elsewhere.
 pub(crate) fn lay_out(value: &serde_json::Value) -> Result<serde_json::Value, LoadError> {
-    lay_out_with(value, |_| {})
+    let mut value = value.clone();
+    layout::give_fresh_ids(&mut value);
+    Ok(layout::lay_out(
+        &value,
+        &value,
+        &HashMap::new(),
+        &HashMap::new(),
+        true,
+    )?)
 }
 
 /// [`lay_out`], with `edit` applied to the expanded tree (every component inline) first.
@@ -931,7 +939,15 @@ pub(crate) fn lay_out_with(
     layout::give_fresh_ids(&mut value);
     let (mut expanded, unused) = layout::expand(&value, &HashMap::new())?;
     edit(&mut expanded);
-    Ok(layout::layout(&expanded, unused)?)
+    let mut laid_out = layout::lay_out(
+        &expanded,
+        &expanded,
+        &HashMap::new(),
+        &HashMap::new(),
+        false,
+    )?;
+    layout::keep_entries(&mut laid_out, unused);
+    Ok(laid_out)
 }
 
 /// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug
