@@ -950,19 +950,10 @@ pub(crate) fn lay_out_with(
     Ok(laid_out)
 }
 
-/// Runs `f` on a scoped thread whose stack fits `depth` levels of nesting, even in a debug
-/// build.
-pub(crate) fn on_big_stack<T: Send>(depth: usize, f: impl FnOnce() -> T + Send) -> T {
+/// Runs `f` with a stack that fits `depth` levels of nesting, even in a debug build: on the
+/// caller's own thread, with a new stack segment (stacker) when less than that is left. The
+/// segment is reserved, and only the pages used are committed.
+pub(crate) fn on_big_stack<T>(depth: usize, f: impl FnOnce() -> T) -> T {
     let stack = (16 << 20) + depth * (96 << 10);
-    std::thread::scope(|scope| {
-        match std::thread::Builder::new()
-            .stack_size(stack)
-            .spawn_scoped(scope, f)
-        {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(e) => panic!("cannot start a thread to handle a deep document: {e}"),
-        }
-    })
+    stacker::maybe_grow(stack, stack, f)
 }
