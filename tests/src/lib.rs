@@ -393,3 +393,96 @@ pub mod tools {
         1 + tree.children.len()
     }
 }
+
+/// Flows `f0 … f{n}`, each but the last running the next from one FlowNode, all in the root's
+/// `$referenced_components`: a chain of references, shallow as written, deep once inlined.
+pub fn reference_chain(n: usize) -> Value {
+    let mut entries = serde_json::Map::new();
+    let node = |ty: &str, id: &str, extra: Value| {
+        let mut v = json!({"component_type": ty, "id": id, "name": id});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    for i in 0..=n {
+        let (start, end, sub) = (format!("s{i}"), format!("e{i}"), format!("n{i}"));
+        let mut ids = vec![start.clone()];
+        if i < n {
+            let next = json!({"subflow": {"$component_ref": format!("f{}", i + 1)}});
+            entries.insert(sub.clone(), node("FlowNode", &sub, next));
+            ids.push(sub);
+        }
+        ids.push(end.clone());
+        entries.insert(start.clone(), node("StartNode", &start, json!({})));
+        entries.insert(end.clone(), node("EndNode", &end, json!({})));
+        let edges: Vec<Value> = ids
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| {
+                let id = format!("c{i}_{k}");
+                let ends = json!({"from_node": {"$component_ref": w[0]}, "to_node": {"$component_ref": w[1]}});
+                node("ControlFlowEdge", &id, ends)
+            })
+            .collect();
+        let nodes: Vec<Value> = ids.iter().map(|id| json!({"$component_ref": id})).collect();
+        let body = json!({"start_node": {"$component_ref": start}, "nodes": nodes, "control_flow_connections": edges});
+        entries.insert(format!("f{i}"), node("Flow", &format!("f{i}"), body));
+    }
+    let mut root = entries.remove("f0").unwrap();
+    root["$referenced_components"] = Value::Object(entries);
+    root["agentspec_version"] = "26.1.0".into();
+    root
+}
+
+/// Flows `f0 … f{depth}`: each but the last runs the next one from two FlowNodes, all in the
+/// root's `$referenced_components` (the subflow bomb: 2^depth uses of the innermost flow).
+pub fn subflow_bomb(depth: usize) -> serde_json::Value {
+    use serde_json::json;
+    let node = |ty: &str, id: String, extra: serde_json::Value| {
+        let mut n = json!({"component_type": ty, "id": id, "name": id});
+        n.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        n
+    };
+    let edge = |id: String, from: &str, to: &str| {
+        node(
+            "ControlFlowEdge",
+            id,
+            json!({"from_node": {"$component_ref": from}, "to_node": {"$component_ref": to}}),
+        )
+    };
+    let mut entries = serde_json::Map::new();
+    for i in 0..=depth {
+        let (start, end) = (format!("s{i}"), format!("e{i}"));
+        let mut ids = vec![start.clone()];
+        if i < depth {
+            for side in ["a", "b"] {
+                let id = format!("{side}{i}");
+                let sub = json!({"subflow": {"$component_ref": format!("f{}", i + 1)}});
+                entries.insert(id.clone(), node("FlowNode", id.clone(), sub));
+                ids.push(id);
+            }
+        }
+        ids.push(end.clone());
+        entries.insert(start.clone(), node("StartNode", start.clone(), json!({})));
+        entries.insert(end.clone(), node("EndNode", end.clone(), json!({})));
+        let edges: Vec<_> = ids
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| edge(format!("c{i}_{k}"), &w[0], &w[1]))
+            .collect();
+        let nodes: Vec<_> = ids.iter().map(|id| json!({"$component_ref": id})).collect();
+        let flow = node(
+            "Flow",
+            format!("f{i}"),
+            json!({"start_node": {"$component_ref": start}, "nodes": nodes, "control_flow_connections": edges}),
+        );
+        entries.insert(format!("f{i}"), flow);
+    }
+    let mut root = entries.remove("f0").unwrap();
+    root["$referenced_components"] = serde_json::Value::Object(entries);
+    root["agentspec_version"] = "26.1.0".into();
+    root
+}

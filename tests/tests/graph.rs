@@ -1,6 +1,6 @@
 //! The graph of a flow: queries and drawings.
 
-use agentspec_tests::fixture;
+use agentspec_tests::{fixture, subflow_bomb};
 use agentspec_types::Document;
 
 fn graph(name: &str) -> agentspec_types::graph::FlowGraph {
@@ -91,58 +91,6 @@ agentspec_version: 25.4.1
         dot.matches("subgraph cluster_").count(),
         nested.to_mermaid().matches("subgraph ").count()
     );
-}
-
-/// Flows `f0 … f{depth}`: each but the last runs the next one from two FlowNodes, all in the
-/// root's `$referenced_components` (the subflow bomb: 2^depth uses of the innermost flow).
-fn subflow_bomb(depth: usize) -> serde_json::Value {
-    use serde_json::json;
-    let node = |ty: &str, id: String, extra: serde_json::Value| {
-        let mut n = json!({"component_type": ty, "id": id, "name": id});
-        n.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        n
-    };
-    let edge = |id: String, from: &str, to: &str| {
-        node(
-            "ControlFlowEdge",
-            id,
-            json!({"from_node": {"$component_ref": from}, "to_node": {"$component_ref": to}}),
-        )
-    };
-    let mut entries = serde_json::Map::new();
-    for i in 0..=depth {
-        let (start, end) = (format!("s{i}"), format!("e{i}"));
-        let mut ids = vec![start.clone()];
-        if i < depth {
-            for side in ["a", "b"] {
-                let id = format!("{side}{i}");
-                let sub = json!({"subflow": {"$component_ref": format!("f{}", i + 1)}});
-                entries.insert(id.clone(), node("FlowNode", id.clone(), sub));
-                ids.push(id);
-            }
-        }
-        ids.push(end.clone());
-        entries.insert(start.clone(), node("StartNode", start.clone(), json!({})));
-        entries.insert(end.clone(), node("EndNode", end.clone(), json!({})));
-        let edges: Vec<_> = ids
-            .windows(2)
-            .enumerate()
-            .map(|(k, w)| edge(format!("c{i}_{k}"), &w[0], &w[1]))
-            .collect();
-        let nodes: Vec<_> = ids.iter().map(|id| json!({"$component_ref": id})).collect();
-        let flow = node(
-            "Flow",
-            format!("f{i}"),
-            json!({"start_node": {"$component_ref": start}, "nodes": nodes, "control_flow_connections": edges}),
-        );
-        entries.insert(format!("f{i}"), flow);
-    }
-    let mut root = entries.remove("f0").unwrap();
-    root["$referenced_components"] = serde_json::Value::Object(entries);
-    root["agentspec_version"] = "26.1.0".into();
-    root
 }
 
 #[test]

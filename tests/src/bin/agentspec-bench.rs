@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use agentspec_tests::{
     agent_with_tools_document, dense_flow_document, fan_out_flow_document, linear_flow_document,
-    nested_flows_document, to_json,
+    nested_flows_document, reference_chain, subflow_bomb, to_json,
 };
 use agentspec_types::Document;
 use agentspec_types::tool::{RustTool, Toolbox, block_on};
@@ -287,6 +287,127 @@ fn process_checks(runs: usize, quick: bool) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Hostile shapes (issue 15): each operation at size N and 2N, with its time (fastest of
+/// `runs`) and peak memory, and how both grow when the size doubles (2: linear).
+fn hostile_shapes(runs: usize, quick: bool) {
+    type Case = (&'static str, usize, Box<dyn Fn(usize) -> usize>);
+    // full: sizes twice the quick ones (the reference chain stays under 1,024 levels once
+    // inlined, the anchors under the nesting limit)
+    let scale = if quick { 1 } else { 2 };
+    let load = |v: &serde_json::Value| Document::from_value(v).expect("loads");
+    let cases: Vec<Case> = vec![
+        (
+            "reference chain (N flows, each referencing the next): normalized",
+            40 * scale,
+            Box::new(move |n| {
+                let doc = load(&reference_chain(n));
+                usize::from(doc.normalized().is_ok())
+            }),
+        ),
+        (
+            "reference chain: split one flow off",
+            40 * scale,
+            Box::new(move |n| {
+                let doc = load(&reference_chain(n));
+                usize::from(doc.split(&[("f1", None)]).is_ok())
+            }),
+        ),
+        (
+            "subflow bomb (each flow runs the next twice, N deep): graph, drawn",
+            10 * scale,
+            Box::new(move |n| {
+                load(&subflow_bomb(n))
+                    .graph()
+                    .expect("a flow")
+                    .to_mermaid()
+                    .len()
+            }),
+        ),
+        (
+            "subflow bomb: check (load and validate)",
+            10 * scale,
+            Box::new(move |n| load(&subflow_bomb(n)).validate().len()),
+        ),
+        (
+            "subflow bomb: normalized",
+            10 * scale,
+            Box::new(move |n| usize::from(load(&subflow_bomb(n)).normalized().is_ok())),
+        ),
+        (
+            "fan-out (one BranchingNode, N branches): check",
+            1000 * scale,
+            Box::new(move |n| {
+                let text = to_json(&fan_out_flow_document(n));
+                Document::from_json_str(&text)
+                    .expect("loads")
+                    .validate()
+                    .len()
+            }),
+        ),
+        (
+            "chain flow (N LLM nodes): check",
+            1000 * scale,
+            Box::new(move |n| {
+                let text = to_json(&linear_flow_document(n));
+                Document::from_json_str(&text)
+                    .expect("loads")
+                    .validate()
+                    .len()
+            }),
+        ),
+        (
+            "one-line document, N unknown fields: load, diagnostics located",
+            2000 * scale,
+            Box::new(move |n| {
+                let fields: Vec<String> = (0..n).map(|i| format!("\"x{i}\": {i}")).collect();
+                let text = format!(
+                    "{{\"component_type\": \"Agent\", \"id\": \"a\", \"name\": \"a\", \"system_prompt\": \"p\", \"llm_config\": {{\"component_type\": \"VllmConfig\", \"id\": \"l\", \"name\": \"l\", \"model_id\": \"m\", \"url\": \"u\"}}, {}, \"agentspec_version\": \"26.1.0\"}}",
+                    fields.join(", ")
+                );
+                Document::from_json_str(&text)
+                    .expect("loads")
+                    .warnings()
+                    .len()
+            }),
+        ),
+        (
+            "nested YAML anchors, N levels, never aliased: load",
+            100 * scale,
+            Box::new(move |n| {
+                let mut text = String::from(
+                    "component_type: Agent\nid: a\nname: a\nsystem_prompt: p\nllm_config: {component_type: VllmConfig, id: l, name: l, model_id: m, url: u}\nmetadata:\n",
+                );
+                for i in 0..n {
+                    text.push_str(&" ".repeat(2 * i + 2));
+                    text.push_str(&format!("k{i}: &a{i}\n"));
+                }
+                text.push_str(&" ".repeat(2 * n + 2));
+                text.push_str("end: 1\nagentspec_version: 26.1.0\n");
+                usize::from(Document::from_yaml_str(&text).is_ok())
+            }),
+        ),
+    ];
+    println!();
+    println!(
+        "| hostile shape | N | ms at N | ms at 2N | time × | peak MiB at N | peak MiB at 2N | memory × |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, n, run) in cases {
+        let (t1, t2) = (fastest(runs, || run(n)), fastest(runs, || run(2 * n)));
+        let (m1, m2) = (peak(|| run(n)), peak(|| run(2 * n)));
+        let mib = |b: usize| b as f64 / (1 << 20) as f64;
+        println!(
+            "| {name} | {n} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} |",
+            ms(t1),
+            ms(t2),
+            t2.as_secs_f64() / t1.as_secs_f64(),
+            mib(m1),
+            mib(m2),
+            m2 as f64 / m1 as f64
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let [_, flag, file] = args.as_slice()
@@ -414,6 +535,7 @@ fn main() {
         );
     }
     process_checks(runs, quick);
+    hostile_shapes(runs, quick);
     yaml_loads(runs, quick);
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
 }
