@@ -205,30 +205,13 @@ impl<'a> Scope<'a> {
         cut: &'a HashMap<String, String>,
     ) -> Self {
         let mut by_key = HashMap::new();
-        let maps = |root: &'a Value, by_key: &mut HashMap<&'a str, &'a Value>| {
-            let mut stack = vec![root];
-            while let Some(v) = stack.pop() {
-                match v {
-                    Value::Object(map) => {
-                        if let Some(Value::Object(entries)) = map.get("$referenced_components") {
-                            for (k, body) in entries {
-                                by_key.entry(k.as_str()).or_insert(body);
-                            }
-                        }
-                        stack.extend(map.values());
-                    }
-                    Value::Array(items) => stack.extend(items),
-                    _ => {}
-                }
-            }
-        };
-        maps(value, &mut by_key);
+        namespace(value, &mut by_key);
         // the supplied components, then the maps inside them
         for (k, body) in supplied {
             by_key.entry(k.as_str()).or_insert(body);
         }
         for body in supplied.values() {
-            maps(body, &mut by_key);
+            namespace(body, &mut by_key);
         }
         Scope { by_key, cut }
     }
@@ -477,27 +460,15 @@ fn lay_out_on_stack(
     };
     let mut out = writer.component(0, 0)?;
     if keep_unused {
-        let mut unused: Vec<(&str, &Value)> = Vec::new();
-        let mut seen = HashSet::new();
-        let mut stack = vec![scope_of];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    if let Some(Value::Object(entries)) = m.get("$referenced_components") {
-                        for (k, body) in entries {
-                            let id = scope.component(body).map(|(id, _)| id);
-                            let used = id.is_some_and(|id| g.index.contains_key(id));
-                            if !used && seen.insert(k.as_str()) {
-                                unused.push((k, body));
-                            }
-                        }
-                    }
-                    stack.extend(m.values());
-                }
-                Value::Array(items) => stack.extend(items),
-                _ => {}
-            }
-        }
+        let mut local = HashMap::new();
+        namespace(scope_of, &mut local);
+        let mut unused: Vec<(&str, &Value)> = local
+            .into_iter()
+            .filter(|(_, body)| {
+                let id = scope.component(body).map(|(id, _)| id);
+                !id.is_some_and(|id| g.index.contains_key(id))
+            })
+            .collect();
         unused.sort_by(|a, b| a.0.cmp(b.0));
         let unused = unused
             .into_iter()

@@ -295,6 +295,14 @@ fn hostile_shapes(runs: usize, quick: bool) {
     // inlined, the anchors under the nesting limit)
     let scale = if quick { 1 } else { 2 };
     let load = |v: &serde_json::Value| Document::from_value(v).expect("loads");
+    // what `agentspec check` does to a document's text: load it, then validate it
+    let check = |v: &serde_json::Value| {
+        let text = to_json(v);
+        Document::from_json_str(&text)
+            .expect("loads")
+            .validate()
+            .len()
+    };
     let cases: Vec<Case> = vec![
         (
             "reference chain (N flows, each referencing the next): normalized",
@@ -336,24 +344,12 @@ fn hostile_shapes(runs: usize, quick: bool) {
         (
             "fan-out (one BranchingNode, N branches): check",
             1000 * scale,
-            Box::new(move |n| {
-                let text = to_json(&fan_out_flow_document(n));
-                Document::from_json_str(&text)
-                    .expect("loads")
-                    .validate()
-                    .len()
-            }),
+            Box::new(move |n| check(&fan_out_flow_document(n))),
         ),
         (
             "chain flow (N LLM nodes): check",
             1000 * scale,
-            Box::new(move |n| {
-                let text = to_json(&linear_flow_document(n));
-                Document::from_json_str(&text)
-                    .expect("loads")
-                    .validate()
-                    .len()
-            }),
+            Box::new(move |n| check(&linear_flow_document(n))),
         ),
         (
             "one-line document, N unknown fields: load, diagnostics located",
