@@ -25,7 +25,7 @@ pub(crate) struct Registry {
 
 /// The `$referenced_components` checks, all reported at once: ids defined twice,
 /// references to nothing, to the wrong family or in a cycle, and entries nobody uses.
-pub(crate) fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, registry: &Registry) {
+pub(crate) fn check_references(cx: &mut Decoder, origin: Origin<'_>, registry: &Registry) {
     let mut found = Vec::new();
     let mut need_pointers: Vec<u32> = Vec::new();
     let mut need_keys: Vec<u32> = Vec::new();
@@ -123,14 +123,11 @@ pub(crate) fn check_references(cx: &mut Decoder, source: Option<Source<'_>>, reg
     if found.is_empty() {
         return;
     }
-    let pointers = match source {
-        Some(source) => pointers_at(
-            source,
-            need_pointers.into_iter().collect(),
-            need_keys.into_iter().collect(),
-        ),
-        None => Pointers::default(),
-    };
+    let pointers = pointers_at(
+        origin,
+        need_pointers.into_iter().collect(),
+        need_keys.into_iter().collect(),
+    );
     let missing: Vec<&str> = {
         let mut ids: Vec<&str> = found
             .iter()
@@ -400,39 +397,78 @@ struct Pointers {
     keys: HashMap<u32, String>,
 }
 
-/// Reads the source text again to find the pointers of the values at `values` and of the
-/// entries whose keys are at `keys` (done only when there is a problem to report).
-fn pointers_at(source: Source<'_>, values: HashSet<u32>, keys: HashSet<u32>) -> Pointers {
-    let tree = parse_with_depth(source.text, source.format);
+/// Where the pointers of a document's diagnostics are found again, when they are needed.
+#[derive(Clone, Copy)]
+pub(crate) enum Origin<'a> {
+    /// Its source text (offsets are byte offsets).
+    Text(Source<'a>),
+    /// The value it was loaded from (offsets number the tree's values and keys in order,
+    /// [`value_to_numbered_node`](crate::syntax::value::value_to_numbered_node)).
+    Value(&'a serde_json::Value),
+    /// Nowhere: the decoder records the pointer of every reference and component as it
+    /// reads it (a tree given as it is).
+    Unknown,
+}
+
+/// Finds the pointers of the values at `values` and of the entries whose keys are at `keys`
+/// where the document came from (done only when there is a problem to report).
+fn pointers_at(origin: Origin<'_>, values: HashSet<u32>, keys: HashSet<u32>) -> Pointers {
+    match origin {
+        Origin::Text(source) => match parse_with_depth(source.text, source.format) {
+            Ok((tree, ..)) => pointers_in(&tree, &values, &keys),
+            Err(_) => Pointers::default(),
+        },
+        Origin::Value(value) => pointers_in(
+            &crate::syntax::value::value_to_numbered_node(value),
+            &values,
+            &keys,
+        ),
+        Origin::Unknown => Pointers::default(),
+    }
+}
+
+/// One walk of `tree` in document order with one pointer buffer (linear in the tree, however
+/// deep): the first place each offset is met.
+fn pointers_in(tree: &Node, values: &HashSet<u32>, keys: &HashSet<u32>) -> Pointers {
     let mut found = Pointers::default();
-    let Ok((tree, ..)) = tree else { return found };
-    let mut stack: Vec<(&Node, String)> = vec![(&tree, String::new())];
-    while let Some((node, pointer)) = stack.pop() {
-        if values.contains(&node.offset) {
+    if values.contains(&tree.offset) {
+        found.values.insert(tree.offset, String::new());
+    }
+    let mut pointer = String::new();
+    // each open container: the node, its next child, and the length of its own pointer
+    let mut stack: Vec<(&Node, usize, usize)> = vec![(tree, 0, 0)];
+    while let Some(frame) = stack.last_mut() {
+        let (node, i, len) = *frame;
+        frame.1 += 1;
+        let (child, entry) = match &node.value {
+            Value::Array(items) if i < items.len() => (&items[i], None),
+            Value::Object(entries) if i < entries.len() => (&entries[i].value, Some(&entries[i])),
+            _ => {
+                stack.pop();
+                continue;
+            }
+        };
+        pointer.truncate(len);
+        match entry {
+            Some(entry) => {
+                push_pointer_token(&mut pointer, &entry.key);
+                if keys.contains(&entry.key_offset) {
+                    found
+                        .keys
+                        .entry(entry.key_offset)
+                        .or_insert_with(|| pointer.clone());
+                }
+            }
+            None => push_pointer_token(&mut pointer, &i.to_string()),
+        }
+        if values.contains(&child.offset) {
             found
                 .values
-                .entry(node.offset)
+                .entry(child.offset)
                 .or_insert_with(|| pointer.clone());
         }
-        match &node.value {
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let mut p = pointer.clone();
-                    push_pointer_token(&mut p, &i.to_string());
-                    stack.push((item, p));
-                }
-            }
-            Value::Object(entries) => {
-                for entry in entries {
-                    let mut p = pointer.clone();
-                    push_pointer_token(&mut p, &entry.key);
-                    if keys.contains(&entry.key_offset) {
-                        found.keys.insert(entry.key_offset, p.clone());
-                    }
-                    stack.push((&entry.value, p));
-                }
-            }
-            _ => {}
+        if matches!(child.value, Value::Array(_) | Value::Object(_)) {
+            stack.push((child, 0, pointer.len()));
         }
     }
     found

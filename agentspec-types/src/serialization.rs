@@ -120,8 +120,9 @@ pub mod component {
 
     /// Reads a component of type `T` as a document of the set `C`.
     pub fn from_json<C: ComponentSet, T: Decode>(value: &Value) -> Result<T, LoadError> {
-        let tree = value_to_node(value);
-        decode_rooted::<C, T>(tree, None, &Path::ROOT, &Registry::default(), T::decode)
+        let tree = crate::syntax::value::value_to_numbered_node(value);
+        let origin = crate::check::Origin::Value(value);
+        decode_rooted::<C, T>(tree, origin, &Path::ROOT, &Registry::default(), T::decode)
             .map(|(root, _, _)| root)
     }
 }

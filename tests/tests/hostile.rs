@@ -51,3 +51,57 @@ fn a_chain_of_references_inlines_within_the_depth_limit_or_says_too_deep() {
         assert_eq!(doc.expanded(), doc.to_value());
     });
 }
+
+#[test]
+fn a_nan_built_in_code_is_reported_and_written_as_null_never_as_invalid_json() {
+    use agentspec_types::{LlmGenerationConfig, OpenAiCompatibleConfig, Version};
+    let llm = OpenAiCompatibleConfig::new("llm", "model", "http://localhost:8000/v1")
+        .with_id("llm")
+        .with_default_generation_parameters(
+            LlmGenerationConfig::new()
+                .with_temperature(f64::NAN)
+                .with_top_p(f64::INFINITY),
+        );
+    // building the document in pyagentspec's layout refuses it, naming each place
+    let err = Document::at_min_version(llm.clone()).unwrap_err();
+    let found: Vec<_> = err
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "non-finite-number",
+                "/default_generation_parameters/temperature"
+            ),
+            ("non-finite-number", "/default_generation_parameters/top_p"),
+        ]
+    );
+    // a document made as it is: validation reports them, the writers write valid JSON
+    let doc = Document::new(llm, Version::new(26, 1, 0));
+    let reported: Vec<_> = doc
+        .validate()
+        .into_iter()
+        .filter(|d| d.code == "non-finite-number")
+        .map(|d| d.pointer)
+        .collect();
+    assert_eq!(
+        reported,
+        [
+            "/default_generation_parameters/temperature",
+            "/default_generation_parameters/top_p"
+        ]
+    );
+    let json = doc.to_json_pretty();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        value["default_generation_parameters"],
+        serde_json::json!({"temperature": null, "top_p": null})
+    );
+    assert!(doc.to_yaml().contains("temperature: null"));
+    // and what it wrote loads
+    assert!(Document::from_json_str(&json).is_ok());
+    assert!(Document::from_yaml_str(&doc.to_yaml()).is_ok());
+}

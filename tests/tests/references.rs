@@ -163,3 +163,45 @@ fn corpus_reference_cases_follow_the_conformance_table() {
         Document::from_path(fixture("edge-cases/component_ref_with_sibling_keys.json")).unwrap();
     assert_eq!(doc.warnings()[0].code, "reference-extra-key");
 }
+
+/// The diagnostics of a document loaded from a `serde_json::Value` are those of its text, at
+/// the same pointers, found after the fact as from the text (the decoder keeps no pointer per
+/// component), with no place in any text.
+#[test]
+fn a_document_loaded_from_a_value_reports_what_its_text_reports_at_the_same_pointers() {
+    let key = |d: &Diagnostic| (d.code, d.pointer.clone(), d.severity);
+    let mut compared = 0;
+    for path in agentspec_tests::fixtures("negative", "json") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // what serde_json reads differently from the text: duplicate keys, non-JSON numbers
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let of = |r: Result<Document, agentspec_types::LoadError>| match r {
+            Ok(doc) => doc.warnings().to_vec(),
+            Err(e) => e.diagnostics,
+        };
+        let from_text = of(Document::from_json_str(&text));
+        if from_text.iter().any(|d| d.code == "duplicate-key") {
+            continue;
+        }
+        let from_value = of(Document::from_value(&value));
+        let name = path.display();
+        assert_eq!(
+            from_value.iter().map(key).collect::<Vec<_>>(),
+            from_text.iter().map(key).collect::<Vec<_>>(),
+            "{name}"
+        );
+        assert!(
+            from_value
+                .iter()
+                .all(|d| d.offset.is_none() && d.line.is_none()),
+            "{name}"
+        );
+        compared += 1;
+    }
+    assert!(
+        compared >= 40,
+        "only {compared} negative documents compared"
+    );
+}

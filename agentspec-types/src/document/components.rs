@@ -121,7 +121,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 let map_path = base.key("$referenced_components");
                 decode_document::<C>(
                     value,
-                    Some(source),
+                    crate::check::Origin::Text(source),
                     &map_path.key(&key),
                     &Registry::default(),
                 )

@@ -1,10 +1,9 @@
 //! Decoding a document: its root version, its root component, and the checks of the whole.
 
 use super::{Document, LoadError, Reload};
-use crate::check::{Registry, check_references};
+use crate::check::{Origin, Registry, check_references};
 use crate::codec::{ComponentSet, Decoder, Path};
 use crate::diagnostic::Diagnostic;
-use crate::syntax::Source;
 use crate::syntax::tree::{Entry, Node, Value};
 use crate::version::Version;
 
@@ -12,12 +11,12 @@ use crate::version::Version;
 /// every problem.
 pub(crate) fn decode_document<C: ComponentSet>(
     tree: Node,
-    source: Option<Source<'_>>,
+    origin: Origin<'_>,
     base: &Path<'_>,
     registry: &Registry,
 ) -> Result<Document<C>, LoadError> {
     let (root, version, warnings) =
-        decode_rooted::<C, C>(tree, source, base, registry, |node, cx, path| {
+        decode_rooted::<C, C>(tree, origin, base, registry, |node, cx, path| {
             cx.decode_tagged(
                 node,
                 path,
@@ -45,14 +44,14 @@ pub(crate) fn decode_document<C: ComponentSet>(
 /// warnings.
 pub(crate) fn decode_rooted<C: ComponentSet, R>(
     tree: Node,
-    source: Option<Source<'_>>,
+    origin: Origin<'_>,
     base: &Path<'_>,
     registry: &Registry,
     decode_root: impl FnOnce(Node, &mut Decoder, &Path<'_>) -> Option<R>,
 ) -> Result<(R, Version, Vec<Diagnostic>), LoadError> {
     let mut cx = Decoder::new(C::TYPES, C::VERSIONS);
     cx.secret_fields = C::SECRET_FIELDS;
-    cx.eager_pointers = source.is_none();
+    cx.eager_pointers = matches!(origin, Origin::Unknown);
     cx.values = registry.values.clone();
     cx.keep_unknown = registry.keep_unknown;
     if let Some(plugins) = &registry.plugins {
@@ -96,11 +95,17 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
         };
         decode_root(node, &mut cx, &root_path)
     };
-    check_references(&mut cx, source, registry);
+    check_references(&mut cx, origin, registry);
     // A kept newer field (reported) raises the version the document is written at.
     let version = version.map(|v| cx.raised.map_or(v, |raised| raised.max(v)));
     let mut diagnostics = std::mem::take(&mut cx.diagnostics);
     diagnostics.sort_by_key(|d| (d.offset.unwrap_or(usize::MAX), !d.is_error()));
+    if let Origin::Value(_) = origin {
+        // offsets that number the value's parts, in document order: no place in any text
+        for d in &mut diagnostics {
+            d.offset = None;
+        }
+    }
     match (root, version) {
         (Some(root), Some(version)) if !diagnostics.iter().any(Diagnostic::is_error) => {
             Ok((root, version, diagnostics))

@@ -8,7 +8,7 @@ use std::path::Path as FsPath;
 
 use indexmap::IndexMap;
 
-use crate::check::Registry;
+use crate::check::{Origin, Registry};
 use crate::codec::{ComponentInfo, ComponentSet, Encoder, Path};
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::layout;
@@ -21,7 +21,7 @@ mod versions;
 
 use crate::syntax::sink::Sink;
 use crate::syntax::tree::{Node, Value};
-use crate::syntax::value::{ValueSink, value_to_node};
+use crate::syntax::value::{ValueSink, value_to_numbered_node};
 use crate::syntax::yaml::YamlWriter;
 use crate::syntax::{Format, Source, depth_of, parse_with_depth};
 use crate::version::Version;
@@ -216,9 +216,9 @@ impl Reload {
         value: &serde_json::Value,
         registry: &Registry,
     ) -> Result<Document<C>, LoadError> {
-        let tree = value_to_node(value);
+        let tree = value_to_numbered_node(value);
         let depth = depth_of(&tree);
-        Document::decode(tree, depth, None, registry)
+        Document::decode(tree, depth, Origin::Value(value), registry)
     }
 
     fn registry(&self) -> Registry {
@@ -286,7 +286,7 @@ impl<C: ComponentSet + Send> Document<C> {
         let (tree, depth, mut parsed) =
             parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
         let source = Source { text, format };
-        match Self::decode(tree, depth, Some(source), &options.registry()) {
+        match Self::decode(tree, depth, Origin::Text(source), &options.registry()) {
             Ok(mut doc) => {
                 // the parser's warnings come first: they are about the text
                 parsed.append(&mut doc.warnings);
@@ -350,7 +350,7 @@ impl<C: ComponentSet + Send> Document<C> {
 
     /// Loads a document from a `serde_json::Value` (diagnostics have no line and column).
     pub fn from_value(value: &serde_json::Value) -> Result<Self, LoadError> {
-        Self::from_tree(value_to_node(value))
+        Reload::load_with(value, &Registry::default())
     }
 
     /// Loads a document from a `serde_json::Value` with components and values supplied.
@@ -365,9 +365,7 @@ impl<C: ComponentSet + Send> Document<C> {
         value: &serde_json::Value,
         options: &LoadOptions<'_, C>,
     ) -> Result<Self, LoadError> {
-        let tree = value_to_node(value);
-        let depth = depth_of(&tree);
-        Self::decode(tree, depth, None, &options.registry())
+        Reload::load_with(value, &options.registry())
     }
 
     /// Lays out a document given as a value in pyagentspec's way, then loads it: components
@@ -388,23 +386,23 @@ impl<C: ComponentSet + Send> Document<C> {
     /// Decodes a parsed tree (diagnostics have no line and column: there is no text).
     pub fn from_tree(tree: Node) -> Result<Self, LoadError> {
         let depth = depth_of(&tree);
-        Self::decode(tree, depth, None, &Registry::default())
+        Self::decode(tree, depth, Origin::Unknown, &Registry::default())
     }
 
     /// Decodes a tree; deep trees are decoded on a thread with a large stack.
     fn decode(
         tree: Node,
         depth: usize,
-        source: Option<Source<'_>>,
+        origin: Origin<'_>,
         registry: &Registry,
     ) -> Result<Self, LoadError> {
         let base = Path::ROOT;
         let result = if depth > DEEP {
             on_big_stack(depth, move || {
-                decode_document(tree, source, &base, registry)
+                decode_document(tree, origin, &base, registry)
             })
         } else {
-            decode_document(tree, source, &base, registry)
+            decode_document(tree, origin, &base, registry)
         };
         result.map(|mut doc| {
             doc.depth = depth;
@@ -661,6 +659,27 @@ impl<C: ComponentSet + Send> Document<C> {
     #[doc(hidden)]
     pub fn write_with(&self, sink: &mut dyn Sink, options: &WriteOptions) {
         self.encode(sink, &options.encoder(self.version));
+    }
+
+    /// A `non-finite-number` error for every NaN or infinity the document holds: only a
+    /// document built or changed in code can (the loaders refuse them), and its writers
+    /// write `null` there, as JSON has no such numbers.
+    pub(crate) fn non_finite(&self) -> Vec<Diagnostic>
+    where
+        C: Sync,
+    {
+        let sink = self.write_into(
+            crate::syntax::sink::NonFiniteSink::default(),
+            &WriteOptions::new(),
+        );
+        sink.found
+            .into_iter()
+            .map(|pointer| {
+                let message = "NaN and infinities are not numbers JSON can hold: this value is \
+                               written as null (set a finite number, or leave the field unset)";
+                Diagnostic::error("non-finite-number", message, pointer, None)
+            })
+            .collect()
     }
 
     /// Writes the root object at `cx.version`.

@@ -44,6 +44,10 @@ impl<C: ComponentSet + Send> Document<C> {
     {
         let newest = C::VERSIONS.last().copied().unwrap_or(Version::NEVER);
         let doc = Self::new(root, newest);
+        let non_finite = doc.non_finite();
+        if !non_finite.is_empty() {
+            return Err(LoadError::new(non_finite));
+        }
         let all = doc.to_value_with(&super::WriteOptions::new().include_secrets(true));
         // read back with the plugin types it holds, and keeping raw plugin components
         let mut plugins = crate::codec::plugin::PluginRegistry::new();

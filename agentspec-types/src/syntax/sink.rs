@@ -34,6 +34,62 @@ pub trait Sink {
     }
 }
 
+/// A sink that writes nothing and keeps the pointer of every NaN or infinity written: what
+/// a document built in code may hold, and JSON cannot (its writers write `null` there).
+#[derive(Debug, Default)]
+pub(crate) struct NonFiniteSink {
+    path: PathSink,
+    /// The pointers of the non-finite numbers, in document order.
+    pub found: Vec<String>,
+}
+
+impl Sink for NonFiniteSink {
+    fn begin_object(&mut self) {
+        self.path.begin_object();
+    }
+    fn key(&mut self, key: &str) {
+        self.path.key(key);
+    }
+    fn end_object(&mut self) {
+        self.path.end_object();
+    }
+    fn begin_array(&mut self) {
+        self.path.begin_array();
+    }
+    fn end_array(&mut self) {
+        self.path.end_array();
+    }
+    fn null(&mut self) {
+        self.path.null();
+    }
+    fn bool(&mut self, _: bool) {
+        self.path.null();
+    }
+    fn i64(&mut self, _: i64) {
+        self.path.null();
+    }
+    fn u64(&mut self, _: u64) {
+        self.path.null();
+    }
+    fn f64(&mut self, value: f64) {
+        if !value.is_finite() {
+            let mut pointer = self.path.pointer().unwrap_or_default();
+            match (&self.path.key, self.path.stack.last()) {
+                (Some(key), _) => crate::diagnostic::push_pointer_token(&mut pointer, key),
+                (None, Some((_, index))) => {
+                    crate::diagnostic::push_pointer_token(&mut pointer, &index.to_string());
+                }
+                (None, None) => {}
+            }
+            self.found.push(pointer);
+        }
+        self.path.null();
+    }
+    fn str(&mut self, _: &str) {
+        self.path.null();
+    }
+}
+
 /// A sink that writes nothing and tracks where it is: for walks over what would be written
 /// (such as finding the version a document needs).
 #[derive(Debug, Default)]

@@ -243,7 +243,21 @@ fn write_scalar(value: &serde_json::Value, sink: &mut dyn Sink) {
 
 /// Converts a `serde_json::Value` into a source tree, every offset 0 (no recursion).
 pub fn value_to_node(value: &serde_json::Value) -> Node {
-    let mut sink = TreeSink::default();
+    tree_of(value, false)
+}
+
+/// Converts a `serde_json::Value` into a source tree whose offsets number its values and keys
+/// in document order (keys and values apart, from 0): where a diagnostic about a document
+/// loaded from a value is found again, as a byte offset finds it in a text.
+pub(crate) fn value_to_numbered_node(value: &serde_json::Value) -> Node {
+    tree_of(value, true)
+}
+
+fn tree_of(value: &serde_json::Value, numbered: bool) -> Node {
+    let mut sink = TreeSink {
+        numbered,
+        ..TreeSink::default()
+    };
     write_value(value, &mut sink);
     sink.root.unwrap_or(Node {
         offset: 0,
@@ -251,71 +265,96 @@ pub fn value_to_node(value: &serde_json::Value) -> Node {
     })
 }
 
-/// Builds a source tree (offsets 0) from written events.
+/// Builds a source tree from written events: every offset 0, or numbered in order.
 #[derive(Default)]
 struct TreeSink {
-    /// Open containers, each with the key it is the value of.
-    stack: Vec<(Value, Option<String>)>,
-    key: Option<String>,
+    /// Open containers, each with its offset and the key (and key offset) it is the value of.
+    stack: Vec<(Value, u32, Option<(String, u32)>)>,
+    key: Option<(String, u32)>,
     root: Option<Node>,
+    numbered: bool,
+    next: u32,
 }
 
 impl TreeSink {
-    fn put(&mut self, value: Value) {
-        let node = Node { offset: 0, value };
+    /// The offset of the next value or key.
+    fn offset(&mut self) -> u32 {
+        if !self.numbered {
+            return 0;
+        }
+        let offset = self.next;
+        self.next = self.next.saturating_add(1);
+        offset
+    }
+
+    fn scalar(&mut self, value: Value) {
+        let offset = self.offset();
+        self.put(value, offset);
+    }
+
+    fn put(&mut self, value: Value, offset: u32) {
+        let node = Node { offset, value };
         match self.stack.last_mut() {
-            Some((Value::Array(items), _)) => items.push(node),
-            Some((Value::Object(entries), _)) => entries.push(Entry {
-                key: self.key.take().unwrap_or_default(),
-                key_offset: 0,
-                value: node,
-            }),
+            Some((Value::Array(items), ..)) => items.push(node),
+            Some((Value::Object(entries), ..)) => {
+                let (key, key_offset) = self.key.take().unwrap_or_default();
+                entries.push(Entry {
+                    key,
+                    key_offset,
+                    value: node,
+                });
+            }
             _ => self.root = Some(node),
         }
     }
 
+    fn begin(&mut self, value: Value) {
+        let offset = self.offset();
+        self.stack.push((value, offset, self.key.take()));
+    }
+
     fn end(&mut self) {
-        if let Some((value, key)) = self.stack.pop() {
+        if let Some((value, offset, key)) = self.stack.pop() {
             self.key = key;
-            self.put(value);
+            self.put(value, offset);
         }
     }
 }
 
 impl Sink for TreeSink {
     fn begin_object(&mut self) {
-        self.stack
-            .push((Value::Object(Vec::new()), self.key.take()));
+        self.begin(Value::Object(Vec::new()));
     }
     fn key(&mut self, key: &str) {
-        self.key = Some(key.to_owned());
+        let offset = self.offset();
+        self.key = Some((key.to_owned(), offset));
     }
     fn end_object(&mut self) {
         self.end();
     }
     fn begin_array(&mut self) {
-        self.stack.push((Value::Array(Vec::new()), self.key.take()));
+        self.begin(Value::Array(Vec::new()));
     }
     fn end_array(&mut self) {
         self.end();
     }
     fn null(&mut self) {
-        self.put(Value::Null);
+        self.scalar(Value::Null);
     }
     fn bool(&mut self, value: bool) {
-        self.put(Value::Bool(value));
+        self.scalar(Value::Bool(value));
     }
     fn i64(&mut self, value: i64) {
-        self.put(Value::Int(value));
+        self.scalar(Value::Int(value));
     }
     fn u64(&mut self, value: u64) {
-        self.put(Value::UInt(value));
+        self.scalar(Value::UInt(value));
     }
     fn f64(&mut self, value: f64) {
-        self.put(Value::Float(value));
+        self.scalar(Value::Float(value));
     }
     fn str(&mut self, value: &str) {
-        self.put(Value::Str(value.to_owned()));
+        self.scalar(Value::Str(value.to_owned()));
     }
 }
 

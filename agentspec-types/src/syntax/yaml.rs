@@ -53,11 +53,15 @@ impl Offsets<'_> {
 }
 
 /// Where an anchored value is: a scalar, kept; a list or mapping, by its path in the tree
-/// (kept by reference, not copied: a value is copied only when an alias uses it).
+/// (kept by reference, not copied: a value is copied only when an alias uses it). The path
+/// is an entry of [`Builder::paths`], which nested anchors share their common part of.
 enum Anchored {
     Scalar(Node),
-    At(Vec<u32>),
+    At(u32),
 }
+
+/// The empty path, in [`Builder::paths`].
+const NO_PATH: u32 = u32::MAX;
 
 /// The size of a value for the alias budget: one per value, plus one per 64 bytes of
 /// string, so that a long string aliased many times counts as what it copies.
@@ -76,6 +80,13 @@ struct Builder<'a> {
     sizes: Vec<usize>,
     /// Anchored values by anchor id, with their size.
     anchors: HashMap<usize, (Anchored, usize)>,
+    /// Paths into the tree, each the path of its parent entry (or [`NO_PATH`]) plus an
+    /// index: one entry per list or mapping an anchor is in, so that nested anchors take
+    /// memory linear in their number, not in their number times their depth.
+    paths: Vec<(u32, u32)>,
+    /// The path entry of each open list or mapping (parallel to `stack`), once an anchor
+    /// inside it needed one.
+    frame_paths: Vec<Option<u32>>,
     /// Values of the tree built so far, aliases expanded.
     nodes: usize,
     /// Values written in the source (aliases not expanded).
@@ -104,6 +115,8 @@ pub(crate) fn parse_yaml_with_depth(
         warnings: Vec::new(),
         sizes: Vec::new(),
         anchors: HashMap::new(),
+        paths: Vec::new(),
+        frame_paths: Vec::new(),
         nodes: 0,
         source_nodes: 0,
         offsets: Offsets {
@@ -200,6 +213,7 @@ impl Builder<'_> {
                     self.open(offset)?;
                     self.source_nodes += 1;
                     self.sizes.push(1);
+                    self.frame_paths.push(None);
                     self.stack.push(Frame::Seq {
                         offset,
                         items: Vec::new(),
@@ -210,6 +224,7 @@ impl Builder<'_> {
                     self.open(offset)?;
                     self.source_nodes += 1;
                     self.sizes.push(1);
+                    self.frame_paths.push(None);
                     self.stack.push(Frame::Map {
                         offset,
                         entries: Vec::new(),
@@ -235,6 +250,7 @@ impl Builder<'_> {
 
     /// The innermost list or mapping ends.
     fn close(&mut self, offset: u32) -> Result<(), Diagnostic> {
+        self.frame_paths.pop();
         let (node, anchor) = match self.stack.pop() {
             Some(Frame::Seq {
                 offset,
@@ -267,9 +283,55 @@ impl Builder<'_> {
         self.complete(node, size, anchor, None)
     }
 
-    /// The anchored value at `path` (see [`Anchored::At`]): down the open lists and mappings
-    /// while the path leads into the one being read, then down the completed values.
-    fn anchored(&self, path: &[u32]) -> Option<&Node> {
+    /// The anchored value at the path entry `path` (see [`Anchored::At`]).
+    fn anchored(&self, path: u32) -> Option<&Node> {
+        let mut indices = Vec::new();
+        let mut at = path;
+        while let Some(&(parent, index)) = self.paths.get(at as usize) {
+            indices.push(index);
+            at = parent;
+        }
+        indices.reverse();
+        self.anchored_at(&indices)
+    }
+
+    /// The length of the open list or mapping at `k` (where its next value goes).
+    fn open_len(&self, k: usize) -> u32 {
+        match &self.stack[k] {
+            Frame::Seq { items, .. } => items.len() as u32,
+            Frame::Map { entries, .. } => entries.len() as u32,
+        }
+    }
+
+    /// The path entry of the value about to be attached to the innermost open list or
+    /// mapping: the open ones get theirs first, each at most once while it is open.
+    fn path_of_next(&mut self) -> u32 {
+        let Some(top) = self.stack.len().checked_sub(1) else {
+            return NO_PATH;
+        };
+        let known = (0..=top).rev().find(|&k| self.frame_paths[k].is_some());
+        let start = known.map_or(0, |k| k + 1);
+        // the outermost open one is the root: its path is empty
+        let mut parent = known.and_then(|k| self.frame_paths[k]).unwrap_or(NO_PATH);
+        for k in start..=top {
+            if k > 0 {
+                let entry = (parent, self.open_len(k - 1));
+                parent = self.push_path(entry);
+            }
+            self.frame_paths[k] = Some(parent);
+        }
+        let entry = (parent, self.open_len(top));
+        self.push_path(entry)
+    }
+
+    fn push_path(&mut self, entry: (u32, u32)) -> u32 {
+        self.paths.push(entry);
+        (self.paths.len() - 1) as u32
+    }
+
+    /// The value at `path` (its index in each list or mapping): down the open lists and
+    /// mappings while the path leads into the one being read, then down the completed values.
+    fn anchored_at(&self, path: &[u32]) -> Option<&Node> {
         fn child(value: &Value, i: usize) -> Option<&Node> {
             match value {
                 Value::Array(items) => items.get(i),
@@ -316,7 +378,7 @@ impl Builder<'_> {
         self.nodes += size - 1;
         let value = match self.anchors.get(&id) {
             Some((Anchored::Scalar(node), _)) => Some(node.value.clone()),
-            Some((Anchored::At(path), _)) => self.anchored(path).map(|n| n.value.clone()),
+            Some((Anchored::At(path), _)) => self.anchored(*path).map(|n| n.value.clone()),
             None => None,
         };
         match value {
@@ -363,15 +425,7 @@ impl Builder<'_> {
             let anchored = if container {
                 // where it is about to be attached: the index of the value being read in
                 // every open list or mapping
-                let path = self
-                    .stack
-                    .iter()
-                    .map(|frame| match frame {
-                        Frame::Seq { items, .. } => items.len() as u32,
-                        Frame::Map { entries, .. } => entries.len() as u32,
-                    })
-                    .collect();
-                Anchored::At(path)
+                Anchored::At(self.path_of_next())
             } else {
                 Anchored::Scalar(node.clone())
             };
@@ -699,12 +753,12 @@ impl Sink for YamlWriter {
         self.scalar(&value.to_string());
     }
     fn f64(&mut self, value: f64) {
-        let text = if value.is_nan() {
-            ".nan".to_owned()
-        } else if value.is_infinite() {
-            if value > 0.0 { ".inf" } else { "-.inf" }.to_owned()
-        } else {
+        // NaN and infinities as the JSON writer writes them (`null`): the loaders refuse
+        // them, and validation reports them in a document built in code
+        let text = if value.is_finite() {
             pyyaml_float(value)
+        } else {
+            "null".to_owned()
         };
         self.scalar(&text);
     }

@@ -139,6 +139,10 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
             Err(e) => return e.diagnostics,
         };
         let mut diagnostics = validate(bundled.root(), bundled.agentspec_version());
+        if self.source.is_none() {
+            // built or changed in code: what no loader lets in
+            diagnostics.splice(0..0, self.non_finite());
+        }
         if let Some(source) = &self.source
             && !diagnostics.is_empty()
             && let Some(text) = source.text(self)
