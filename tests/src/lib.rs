@@ -246,6 +246,16 @@ pub fn nested_flows_document(depth: usize) -> Value {
     document(flow, "25.4.1")
 }
 
+/// `depth` flows nested inside each other through FlowNodes, the innermost with `n` LLM
+/// nodes (deep and wide: every component of the innermost flow is `depth` levels down).
+pub fn deep_wide_document(depth: usize, n: usize) -> Value {
+    let mut flow = flow_with_nodes("f0", n, None);
+    for level in 1..depth {
+        flow = flow_with_nodes(&format!("f{level}"), 1, Some(flow));
+    }
+    document(flow, "25.4.1")
+}
+
 /// A flow whose one BranchingNode has `branches` branches, each to an EndNode of its own (wide
 /// fan-out), in pyagentspec's layout.
 pub fn fan_out_flow_document(branches: usize) -> Value {

@@ -1,4 +1,4 @@
-//! `agentspec-bench [--quick]` (or `--write-linear N FILE`, to write the linear flow of N
+//! `agentspec-bench [--quick | --hostile]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
 //! LLM nodes for profiling by hand): loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use agentspec_tests::{
-    agent_with_tools_document, dense_flow_document, fan_out_flow_document, linear_flow_document,
-    nested_flows_document, reference_chain, subflow_bomb, to_json,
+    agent_with_tools_document, deep_wide_document, dense_flow_document, fan_out_flow_document,
+    linear_flow_document, nested_flows_document, reference_chain, subflow_bomb, to_json,
 };
 use agentspec_types::Document;
 use agentspec_types::tool::{RustTool, Toolbox, block_on};
@@ -352,6 +352,16 @@ fn hostile_shapes(runs: usize, quick: bool) {
             Box::new(move |n| check(&linear_flow_document(n))),
         ),
         (
+            "deep and wide (30 nested flows, the innermost with N LLM nodes): check",
+            500 * scale,
+            Box::new(move |n| check(&deep_wide_document(30, n))),
+        ),
+        (
+            "deep and wide, loaded from a value: normalized",
+            500 * scale,
+            Box::new(move |n| usize::from(load(&deep_wide_document(30, n)).normalized().is_ok())),
+        ),
+        (
             "one-line document, N unknown fields: load, diagnostics located",
             2000 * scale,
             Box::new(move |n| {
@@ -370,15 +380,17 @@ fn hostile_shapes(runs: usize, quick: bool) {
             "nested YAML anchors, N levels, never aliased: load",
             100 * scale,
             Box::new(move |n| {
+                // flow style, so that the text grows linearly with N (block style indents
+                // each level further: a text quadratic in N)
                 let mut text = String::from(
-                    "component_type: Agent\nid: a\nname: a\nsystem_prompt: p\nllm_config: {component_type: VllmConfig, id: l, name: l, model_id: m, url: u}\nmetadata:\n",
+                    "component_type: Agent\nid: a\nname: a\nsystem_prompt: p\nllm_config: {component_type: VllmConfig, id: l, name: l, model_id: m, url: u}\nmetadata: ",
                 );
                 for i in 0..n {
-                    text.push_str(&" ".repeat(2 * i + 2));
-                    text.push_str(&format!("k{i}: &a{i}\n"));
+                    text.push_str(&format!("{{k{i}: &a{i} "));
                 }
-                text.push_str(&" ".repeat(2 * n + 2));
-                text.push_str("end: 1\nagentspec_version: 26.1.0\n");
+                text.push_str("{end: 1}");
+                text.push_str(&"}".repeat(n));
+                text.push_str("\nagentspec_version: 26.1.0\n");
                 usize::from(Document::from_yaml_str(&text).is_ok())
             }),
         ),
@@ -414,6 +426,17 @@ fn main() {
         black_box(parse_value(&text));
         return;
     }
+    if let [_, flag, depth, n, file] = args.as_slice()
+        && flag == "--write-deep-wide"
+    {
+        // for profiling by hand: the deep and wide shape of the growth table
+        let value = deep_wide_document(
+            depth.parse().expect("a depth"),
+            n.parse().expect("a number of nodes"),
+        );
+        std::fs::write(file, to_json(&value)).expect("writes");
+        return;
+    }
     if let [_, flag, n, file] = args.as_slice()
         && flag == "--write-linear"
     {
@@ -425,6 +448,11 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let runs = if quick { 2 } else { 7 };
+    if args.iter().any(|a| a == "--hostile") {
+        // the growth table alone
+        hostile_shapes(runs, quick);
+        return;
+    }
     let mut cases: Vec<(String, usize, serde_json::Value)> = vec![
         (
             "linear flow, 10 LLM nodes".into(),
