@@ -105,3 +105,54 @@ fn a_nan_built_in_code_is_reported_and_written_as_null_never_as_invalid_json() {
     assert!(Document::from_json_str(&json).is_ok());
     assert!(Document::from_yaml_str(&doc.to_yaml()).is_ok());
 }
+
+/// The pointer of the object whose `id` is `id` (the first in document order).
+fn pointer_of(value: &serde_json::Value, id: &str, at: &str) -> Option<String> {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("id").and_then(|v| v.as_str()) == Some(id) {
+                return Some(at.to_owned());
+            }
+            map.iter().find_map(|(k, v)| {
+                let token = k.replace('~', "~0").replace('/', "~1");
+                pointer_of(v, id, &format!("{at}/{token}"))
+            })
+        }
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| pointer_of(v, id, &format!("{at}/{i}"))),
+        _ => None,
+    }
+}
+
+#[test]
+fn components_deep_down_are_reported_at_their_pointers() {
+    on_small_thread(|| {
+        // 60 nested flows: the innermost flow's edges and nodes sit about 180 levels down
+        let mut value = agentspec_tests::deep_wide_document(60, 3);
+        let edge = pointer_of(&value, "f0_d0", "").unwrap();
+        let node = pointer_of(&value, "f0_llm_1", "").unwrap();
+        assert!(edge.len() > 1000 && node.contains("/$referenced_components/f0_llm_1"));
+        *value.pointer_mut(&format!("{edge}/source_output")).unwrap() = "nope".into();
+        *value.pointer_mut(&format!("{node}/inputs/0/type")).unwrap() = "strin".into();
+        let text = agentspec_tests::to_json(&value);
+        for doc in [
+            Document::from_json_str(&text).unwrap(),
+            Document::from_value(&value).unwrap(),
+        ] {
+            let found: Vec<(&str, String)> = doc
+                .validate()
+                .into_iter()
+                .map(|d| (d.code, d.pointer))
+                .collect();
+            assert_eq!(
+                found,
+                [
+                    ("data-edge-output", format!("{edge}/source_output")),
+                    ("property-schema", format!("{node}/inputs/0/type")),
+                ]
+            );
+        }
+    });
+}

@@ -7,7 +7,6 @@
 )]
 use super::*;
 use crate::{BranchingNode, ControlFlowEdge, DataFlowEdge, EndNode, Flow, Node, StartNode};
-use std::borrow::Cow;
 
 /// Nodes with one branch, `next`.
 pub(super) const SINGLE_BRANCH: [&str; 11] = [
@@ -45,11 +44,11 @@ pub(super) fn branches(c: &dyn ComponentInfo) -> Vec<String> {
 }
 
 /// The nodes of a flow, resolved, with their pointers.
-fn flow_nodes<'a, 's>(index: &'s Index<'a>, flow: &'a Flow, pointer: &str) -> Vec<Seen<'a, 's>> {
+fn flow_nodes<'a, 's>(index: &'s Index<'a>, flow: &'a Flow, pointer: &'s str) -> Vec<Seen<'a, 's>> {
     flow.nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| index.resolve(n, || item(pointer, "nodes", i)))
+        .filter_map(|(i, n)| index.resolve(n, pointer, "nodes", Some(i)))
         .collect()
 }
 
@@ -67,14 +66,14 @@ fn id_at<'a>(index: &Index<'a>, position: &'a crate::RefOr<Node>) -> &'a str {
 fn control_edges<'a, 's>(
     index: &'s Index<'a>,
     flow: &'a Flow,
-    pointer: &str,
-) -> Vec<(&'a ControlFlowEdge, &'a dyn ComponentInfo, Cow<'s, str>)> {
+    pointer: &'s str,
+) -> Vec<(&'a ControlFlowEdge, Seen<'a, 's>)> {
     flow.control_flow_connections
         .iter()
         .enumerate()
         .filter_map(|(i, e)| {
-            let seen = index.resolve(e, || item(pointer, "control_flow_connections", i))?;
-            typed::<ControlFlowEdge>(seen.c).map(|edge| (edge, seen.c, seen.pointer))
+            let seen = index.resolve(e, pointer, "control_flow_connections", Some(i))?;
+            typed::<ControlFlowEdge>(seen.c).map(|edge| (edge, seen))
         })
         .collect()
 }
@@ -102,7 +101,7 @@ pub(super) fn flow<'a>(
             format!("a flow has exactly one StartNode in `nodes`, found {starts}"),
         );
     }
-    let start = index.resolve(&flow.start_node, || token(pointer, "start_node"));
+    let start = index.resolve(&flow.start_node, pointer, "start_node", None);
     let start_id = start.as_ref().map(|s| s.c.id()).unwrap_or_default();
     if !ids.contains(start_id) {
         report.error(
@@ -130,7 +129,8 @@ pub(super) fn flow<'a>(
     let mut incoming: HashMap<&str, usize> = HashMap::new();
     let edges = control_edges(index, flow, pointer);
     let mut branch_sets: HashMap<&str, (Vec<String>, HashSet<String>)> = HashMap::new();
-    for (edge, edge_c, at) in &edges {
+    for (edge, seen) in &edges {
+        let edge_c = &seen.c;
         let from = id_at(index, &edge.from_node);
         let to = id_at(index, &edge.to_node);
         for (end, id) in [("from_node", from), ("to_node", to)] {
@@ -138,7 +138,7 @@ pub(super) fn flow<'a>(
                 report.error(
                     "edge-node-not-in-flow",
                     *edge_c,
-                    token(at, end),
+                    token(&seen.pointer(), end),
                     format!("`{id}` is not one of the flow's nodes"),
                 );
             }
@@ -166,7 +166,7 @@ pub(super) fn flow<'a>(
                 report.warning(
                     "unknown-branch",
                     *edge_c,
-                    token(at, "from_branch"),
+                    token(&seen.pointer(), "from_branch"),
                     format!(
                         "`{branch}` is not a branch of `{from}` (branches: {known:?}){case}: the edge never fires"
                     ),
@@ -310,7 +310,7 @@ fn inputs_fed<'a>(
                 && !flow_inputs.contains(title)
                 && !fed.contains(&(node.c.id(), title))
             {
-                let at = token(&token(&node.pointer, "inputs"), &i.to_string());
+                let at = token(&token(&node.pointer(), "inputs"), &i.to_string());
                 report.warning(
                     "input-not-fed",
                     node.c,
@@ -397,10 +397,10 @@ fn data_edges<'a>(
     ids: &HashSet<&str>,
 ) {
     for (i, e) in flow.data_flow_connections.iter().flatten().enumerate() {
-        let Some(seen) = index.resolve(e, || item(pointer, "data_flow_connections", i)) else {
+        let Some(seen) = index.resolve(e, pointer, "data_flow_connections", Some(i)) else {
             continue;
         };
-        let (edge_c, at) = (seen.c, seen.pointer);
+        let edge_c = seen.c;
         let Some(edge) = typed::<DataFlowEdge>(edge_c) else {
             continue;
         };
@@ -416,7 +416,7 @@ fn data_edges<'a>(
                 report.error(
                     "edge-node-not-in-flow",
                     edge_c,
-                    token(&at, end),
+                    token(&seen.pointer(), end),
                     format!("`{id}` is not one of the flow's nodes"),
                 );
             }
@@ -429,7 +429,7 @@ fn data_edges<'a>(
             report.error(
                 "data-edge-output",
                 edge_c,
-                token(&at, "source_output"),
+                token(&seen.pointer(), "source_output"),
                 format!("`{}` has no output `{output}`", source.id()),
             );
         }
@@ -437,7 +437,7 @@ fn data_edges<'a>(
             report.error(
                 "data-edge-input",
                 edge_c,
-                token(&at, "destination_input"),
+                token(&seen.pointer(), "destination_input"),
                 format!("`{}` has no input `{input}`", destination.id()),
             );
         }
@@ -447,7 +447,7 @@ fn data_edges<'a>(
                 report.error(
                     "data-edge-type",
                     edge_c,
-                    at.to_string(),
+                    seen.pointer(),
                     format!(
                         "the output `{output}` ({}) does not convert to the input `{input}` ({})",
                         type_name(&a),

@@ -3,7 +3,6 @@
 //! position holding a reference resolves to the component it names.
 
 use foldhash::{HashMap, HashMapExt};
-use std::borrow::Cow;
 
 use crate::model::component::ComponentInfo;
 use crate::model::refs::RefOr;
@@ -16,11 +15,83 @@ use crate::{Component, JsonObject};
 /// Every component of a document, and the `$referenced_components` entries by key.
 pub(super) struct Index<'a> {
     /// Every `$referenced_components` entry by key (the first in document order wins).
-    entries: HashMap<&'a str, (&'a dyn ComponentInfo, String)>,
-    /// Every component written inline, in document order, with its pointer.
-    pub components: Vec<(&'a dyn ComponentInfo, String)>,
+    entries: HashMap<&'a str, (&'a dyn ComponentInfo, Place)>,
+    /// Every component written inline, in document order, with its place.
+    pub components: Vec<(&'a dyn ComponentInfo, Place)>,
     /// The positions in `components` of those inside components kept as read.
     pub kept: std::collections::HashSet<usize>,
+    /// Where the components and entries are written.
+    places: Places,
+}
+
+/// Where a component or a `$referenced_components` map is written: an entry of [`Places`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Place(u32);
+
+/// The parent of a place written from the root.
+const TOP: u32 = u32::MAX;
+
+/// The places of a document's components, each the place of the component or map it is
+/// written in plus the rest of its pointer: a component's place costs the length of its own
+/// part of the pointer, not its depth, and its pointer is built only for a diagnostic.
+#[derive(Default)]
+struct Places {
+    parts: Vec<(u32, Box<str>)>,
+}
+
+impl Places {
+    fn add(&mut self, parent: u32, part: &str) -> Place {
+        self.parts.push((parent, part.into()));
+        Place((self.parts.len() - 1) as u32)
+    }
+
+    fn pointer(&self, place: Place) -> String {
+        let mut chain = Vec::new();
+        let mut at = place.0;
+        while let Some((parent, part)) = self.parts.get(at as usize) {
+            chain.push(&**part);
+            at = *parent;
+        }
+        chain.into_iter().rev().collect()
+    }
+}
+
+/// Turns the pointers a walk gives, in document order, into places: the open components and
+/// maps the walk is inside, each with the length of its pointer (a prefix of `last`).
+#[derive(Default)]
+struct Tracker {
+    open: Vec<(Place, usize, Option<usize>)>,
+    last: String,
+}
+
+impl Tracker {
+    /// The place of the component or map at `pointer`, under the innermost open one that
+    /// holds it; with the found index of that one when it is a component.
+    fn place(
+        &mut self,
+        places: &mut Places,
+        pointer: &str,
+        found: Option<usize>,
+    ) -> (Place, Option<usize>) {
+        while let Some(&(_, len, _)) = self.open.last() {
+            let inside = pointer.len() > len
+                && pointer.as_bytes()[len] == b'/'
+                && pointer.as_bytes()[..len] == self.last.as_bytes()[..len];
+            if inside {
+                break;
+            }
+            self.open.pop();
+        }
+        let (parent, len, holder) = self
+            .open
+            .last()
+            .map_or((TOP, 0, None), |&(place, len, found)| (place.0, len, found));
+        let place = places.add(parent, &pointer[len..]);
+        self.open.push((place, pointer.len(), found));
+        self.last.clear();
+        self.last.push_str(pointer);
+        (place, holder)
+    }
 }
 
 /// The components written inside components kept as read (in their JSON), decoded so that
@@ -117,42 +188,35 @@ fn decode(value: &Value) -> Option<Component> {
 
 impl<'a> Index<'a> {
     pub fn build(root: &'a Component, kept: &'a Kept) -> Index<'a> {
-        let mut components: Vec<(&'a dyn ComponentInfo, String)> = Vec::new();
-        let mut maps: Vec<(String, &'a indexmap::IndexMap<String, Component>)> = Vec::new();
-        let mut inside = std::collections::HashSet::new();
-        visit(
-            root,
-            "",
-            kept,
-            false,
-            &mut components,
-            &mut maps,
-            &mut inside,
-        );
+        let mut into = Into::default();
+        visit(root, "", kept, false, &mut into);
+        let Into {
+            mut places,
+            components,
+            maps,
+            inside,
+            raw_positions,
+        } = into;
         // A map's entries count from the moment its owner is met, so an outer map's entries
         // come before those of the components it holds.
-        let position: HashMap<&str, usize> = components
-            .iter()
-            .enumerate()
-            .map(|(i, (_, p))| (p.as_str(), i))
-            .collect();
-        let owner = |owner: &str| position.get(owner).copied().unwrap_or(usize::MAX);
-        let mut ordered: Vec<(usize, usize, &str, &'a dyn ComponentInfo, String)> = Vec::new();
-        for (pointer, map) in &maps {
-            let at = owner(
-                pointer
-                    .strip_suffix("/$referenced_components")
-                    .unwrap_or(""),
-            );
+        let mut ordered: Vec<(usize, usize, &str, &'a dyn ComponentInfo, Place)> = Vec::new();
+        let mut part = String::new();
+        for (owner, map_place, map) in &maps {
             for (key, body) in *map {
-                let mut entry_at = pointer.clone();
-                push_pointer_token(&mut entry_at, key);
-                ordered.push((at, ordered.len(), key, body, entry_at));
+                part.clear();
+                push_pointer_token(&mut part, key);
+                let place = places.add(map_place.0, &part);
+                ordered.push((*owner, ordered.len(), key, body, place));
             }
         }
         for (raw, pointer, component, key) in &kept.items {
             if let Some(key) = key {
-                ordered.push((owner(raw), ordered.len(), key, component, pointer.clone()));
+                let owner = raw_positions
+                    .get(raw.as_str())
+                    .copied()
+                    .unwrap_or(usize::MAX);
+                let place = places.add(TOP, pointer);
+                ordered.push((owner, ordered.len(), key, component, place));
             }
         }
         ordered.sort_by_key(|(owner, seq, ..)| (*owner, *seq));
@@ -164,25 +228,33 @@ impl<'a> Index<'a> {
             entries,
             components,
             kept: inside,
+            places,
         }
     }
 
-    /// The component at a position (following a reference), with its pointer; `at` gives
-    /// the position's pointer, built only when the component is written there (a reference's
-    /// target is borrowed from the index).
+    /// The JSON pointer of a place.
+    pub fn pointer(&self, place: Place) -> String {
+        self.places.pointer(place)
+    }
+
+    /// The component at a position (following a reference), with where it is written: the
+    /// position itself (the field `key` of the component at `base`, item `index` when it is
+    /// a list) when it is written there, else the entry it names.
     pub fn resolve<'s, T: ComponentInfo>(
         &'s self,
         position: &'a RefOr<T>,
-        at: impl FnOnce() -> String,
+        base: &'s str,
+        key: &'static str,
+        index: Option<usize>,
     ) -> Option<Seen<'a, 's>> {
         match position {
             RefOr::Inline(c) => Some(Seen {
                 c,
-                pointer: Cow::Owned(at()),
+                at: At::Field { base, key, index },
             }),
-            RefOr::Ref(r) => self.entries.get(r.id.as_str()).map(|(c, p)| Seen {
+            RefOr::Ref(r) => self.entries.get(r.id.as_str()).map(|(c, place)| Seen {
                 c: *c,
-                pointer: Cow::Borrowed(p.as_str()),
+                at: At::Place(&self.places, *place),
             }),
         }
     }
@@ -196,51 +268,108 @@ impl<'a> Index<'a> {
     }
 }
 
+/// What [`visit`] gathers.
+#[derive(Default)]
+struct Into<'a> {
+    places: Places,
+    components: Vec<(&'a dyn ComponentInfo, Place)>,
+    /// Each map with the position of its owner in `components` (`usize::MAX`: none) and its
+    /// place.
+    maps: Vec<(usize, Place, &'a indexmap::IndexMap<String, Component>)>,
+    inside: std::collections::HashSet<usize>,
+    /// The positions of the components kept as read, by pointer (they are few).
+    raw_positions: std::collections::HashMap<String, usize>,
+}
+
 /// Walks `root` (written at `at`) into the index, and what the components kept as read in it
 /// hold, right after each of them.
-fn visit<'a>(
-    root: &'a Component,
-    at: &str,
-    kept: &'a Kept,
-    interior: bool,
-    components: &mut Vec<(&'a dyn ComponentInfo, String)>,
-    maps: &mut Vec<(String, &'a indexmap::IndexMap<String, Component>)>,
-    inside: &mut std::collections::HashSet<usize>,
-) {
-    let mut raws: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut found: Vec<(&'a dyn ComponentInfo, String)> = Vec::new();
+fn visit<'a>(root: &'a Component, at: &str, kept: &'a Kept, interior: bool, into: &mut Into<'a>) {
+    let mut tracker = Tracker::default();
+    // each component with its place and, when kept as read, its pointer
+    let mut found: Vec<(&'a dyn ComponentInfo, Place, Option<String>)> = Vec::new();
+    let mut maps: Vec<(
+        Option<usize>,
+        Place,
+        &'a indexmap::IndexMap<String, Component>,
+    )> = Vec::new();
+    let places = &mut into.places;
     root.walk_at(&mut at.to_owned(), &mut |pointer, v| match v {
         Visit::Component(c) => {
-            if c.as_plugin()
+            let (place, _) = tracker.place(places, pointer, Some(found.len()));
+            let raw = c
+                .as_plugin()
                 .and_then(crate::model::plugin::Plugin::raw)
-                .is_some()
-            {
-                raws.insert(pointer.to_owned());
-            }
-            found.push((c, pointer.to_owned()));
+                .is_some();
+            found.push((c, place, raw.then(|| pointer.to_owned())));
         }
-        Visit::Referenced(map) => maps.push((pointer.to_owned(), map)),
+        Visit::Referenced(map) => {
+            let (place, holder) = tracker.place(places, pointer, None);
+            // the map is a field of the component it is written in
+            maps.push((holder, place, map));
+        }
     });
-    for (c, pointer) in found {
-        let raw = raws.contains(pointer.as_str());
+    // this walk's maps come before those of the components kept as read in it; their owners
+    // are found indices until the found components have their positions
+    let mine = into.maps.len()..into.maps.len() + maps.len();
+    for (holder, place, map) in maps {
+        into.maps.push((holder.unwrap_or(usize::MAX), place, map));
+    }
+    let mut positions = Vec::with_capacity(found.len());
+    for (c, place, raw) in found {
         if interior {
-            inside.insert(components.len());
+            into.inside.insert(into.components.len());
         }
-        components.push((c, pointer.clone()));
-        if raw {
+        positions.push(into.components.len());
+        into.components.push((c, place));
+        if let Some(pointer) = raw {
+            into.raw_positions
+                .insert(pointer.clone(), into.components.len() - 1);
             for (owner, inner, component, _) in &kept.items {
                 if *owner == pointer {
-                    visit(component, inner, kept, true, components, maps, inside);
+                    visit(component, inner, kept, true, into);
                 }
             }
         }
     }
+    for map in &mut into.maps[mine] {
+        map.0 = positions.get(map.0).copied().unwrap_or(usize::MAX);
+    }
 }
 
-/// A component and the pointer it is written at.
+/// A component and where it is written.
 pub(super) struct Seen<'a, 's> {
     pub c: &'a dyn ComponentInfo,
-    pub pointer: Cow<'s, str>,
+    at: At<'s>,
+}
+
+/// Where a resolved component is written, its pointer built only when asked.
+#[derive(Clone, Copy)]
+enum At<'s> {
+    /// The `$referenced_components` entry it names.
+    Place(&'s Places, Place),
+    /// The field `key` of the component at `base` (item `index` of it, when it is a list).
+    Field {
+        base: &'s str,
+        key: &'static str,
+        index: Option<usize>,
+    },
+}
+
+impl Seen<'_, '_> {
+    /// The JSON pointer where the component is written (built for a diagnostic).
+    pub fn pointer(&self) -> String {
+        match self.at {
+            At::Place(places, place) => places.pointer(place),
+            At::Field { base, key, index } => {
+                let mut p = base.to_owned();
+                push_pointer_token(&mut p, key);
+                if let Some(i) = index {
+                    push_pointer_token(&mut p, &i.to_string());
+                }
+                p
+            }
+        }
+    }
 }
 
 /// The component as its own struct.

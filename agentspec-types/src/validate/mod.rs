@@ -160,8 +160,10 @@ fn validate(root: &Component, version: crate::Version) -> Vec<Diagnostic> {
     let mut report = Report {
         diagnostics: Vec::new(),
     };
-    for (position, (c, pointer)) in index.components.iter().enumerate() {
-        let (c, pointer) = (*c, pointer.as_str());
+    for (position, &(c, place)) in index.components.iter().enumerate() {
+        // built for each component in turn, never kept: its length is the component's depth
+        let pointer = index.pointer(place);
+        let pointer = pointer.as_str();
         let ty = c.component_type();
         let first = c.since();
         // what a component kept as read holds is the plugin's to date
