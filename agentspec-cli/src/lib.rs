@@ -833,6 +833,38 @@ fn placeholders_for_values(
     }
 }
 
+/// What pyagentspec writes for the document (`Document::as_pyagentspec_writes`): a component
+/// used at one place written inline, one used at several under the `$referenced_components`
+/// of the lowest component holding all its uses, keyed by its id, and the inputs, outputs and
+/// branches it leaves out inferred. The document as it is when it is that already (its own
+/// order of map entries kept); in pyagentspec's layout without inference when inlining its
+/// shared components is too large; as it is when even that fails (its own layout, which
+/// loses nothing). A warning says which.
+fn relaid(doc: Document, path: &Path, err: &mut dyn Write) -> Document {
+    let relaid = doc.as_pyagentspec_writes().or_else(|e| {
+        let _ = writeln!(
+            err,
+            "{}: warning: inputs, outputs and branches it leaves out are not inferred: {}",
+            path.display(),
+            e.diagnostics.first().map_or("", |d| d.message.as_str())
+        );
+        doc.normalized()
+    });
+    match relaid {
+        Ok(relaid) if relaid.to_value() != doc.to_value() => relaid,
+        Ok(_) => doc,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "{}: warning: written in its own layout, not pyagentspec's: {}",
+                path.display(),
+                e.diagnostics.first().map_or("", |d| d.message.as_str())
+            );
+            doc
+        }
+    }
+}
+
 fn fmt(
     path: &PathBuf,
     (to, version, drop_newer): (Option<TextFormat>, Option<&str>, bool),
@@ -879,6 +911,12 @@ fn fmt(
                 return report(path, &e, err);
             }
         };
+    }
+    // pyagentspec writes what it reads in its own layout: laid out again unless the document
+    // is in it already (up to the order of `$referenced_components`, which pyagentspec does
+    // not fix) or takes its components from a components file (they stay there)
+    if supplied.components.is_empty() {
+        doc = relaid(doc, path, err);
     }
     if write.drops_unknown() {
         for pointer in doc.unknown_keys() {

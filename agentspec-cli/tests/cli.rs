@@ -34,6 +34,42 @@ fn fmt_writes_pyagentspec_json_byte_for_byte() {
 }
 
 #[test]
+fn fmt_writes_what_pyagentspec_writes_for_a_document_in_another_layout() {
+    // an upstream fixture: edges referenced from the root's map, a node stored under a key
+    // that is not its id, a flow and a node without inputs, outputs or branches
+    let path = fixture("upstream/tests/serialized_flow_with_inlined_components.yaml");
+    let out = agentspec(&["fmt", path.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // inferred as pyagentspec infers them when it loads the document
+    assert_eq!(doc["inputs"], serde_json::json!([]));
+    assert_eq!(doc["outputs"], serde_json::json!([]));
+    let node = &doc["$referenced_components"]["promptnode2"];
+    assert_eq!(
+        node["inputs"],
+        serde_json::json!([{"title": "x", "type": "string"}])
+    );
+    assert_eq!(node["branches"], serde_json::json!(["next"]));
+    // a component used once is written inline; one used twice is referenced by its id
+    assert_eq!(
+        doc["control_flow_connections"][0]["component_type"],
+        "ControlFlowEdge"
+    );
+    assert_eq!(
+        doc["nodes"][1],
+        serde_json::json!({"$component_ref": "promptnode2"})
+    );
+    let mut keys: Vec<&str> = doc["$referenced_components"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["START_NODE", "end_node", "promptnode2"]);
+}
+
+#[test]
 fn fmt_converts_yaml_to_json() {
     let yaml = fixture("generated/flow_branching.yaml");
     let json = fixture("generated/flow_branching.json");

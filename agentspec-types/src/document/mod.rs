@@ -448,6 +448,24 @@ impl<C: ComponentSet + Send> Document<C> {
         Self::normalize_with(&all, &self.reload)
     }
 
+    /// What pyagentspec 26.3.1 writes for this document once it has loaded it: the
+    /// document in its layout ([`Document::normalized`]), with the `inputs` and `outputs` it
+    /// leaves unset (`null`) and the empty `branches` of its nodes inferred as pyagentspec
+    /// infers them on loading (the rules of [`Document::at_min_version`], which leave
+    /// `null` where they have none). `agentspec fmt` writes this.
+    ///
+    /// Inferring reads every component inline, so a document whose shared components would
+    /// make more than ten times its values once inlined is refused (`too-large`), as
+    /// [`Document::expanded`] stops; its layout alone is then [`Document::normalized`].
+    pub fn as_pyagentspec_writes(&self) -> Result<Self, LoadError>
+    where
+        C: Sync,
+    {
+        let all = self.to_value_with(&WriteOptions::new().include_secrets(true));
+        let relaid = lay_out_with(&all, crate::infer::infer)?;
+        self.reload.load(&relaid)
+    }
+
     /// The main document and its components joined into one document (pyagentspec's layout).
     pub fn join(&self, components: &Components<C>) -> Result<Self, LoadError>
     where

@@ -1,4 +1,4 @@
-//! `agentspec-bench [--quick | --hostile]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
+//! `agentspec-bench [--quick] [--hostile | --yaml]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
 //! LLM nodes for profiling by hand): loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
@@ -378,7 +378,7 @@ fn hostile_shapes(runs: usize, quick: bool) {
         ),
         (
             "nested YAML anchors, N levels, never aliased: load",
-            100 * scale,
+            250 * scale,
             Box::new(move |n| {
                 // flow style, so that the text grows linearly with N (block style indents
                 // each level further: a text quadratic in N)
@@ -451,6 +451,11 @@ fn main() {
     if args.iter().any(|a| a == "--hostile") {
         // the growth table alone
         hostile_shapes(runs, quick);
+        return;
+    }
+    if args.iter().any(|a| a == "--yaml") {
+        // the YAML table alone
+        yaml_loads(runs, quick);
         return;
     }
     let mut cases: Vec<(String, usize, serde_json::Value)> = vec![
