@@ -851,7 +851,8 @@ fn relaid(doc: Document, path: &Path, err: &mut dyn Write) -> Document {
         doc.normalized()
     });
     match relaid {
-        Ok(relaid) if relaid.to_value() != doc.to_value() => relaid,
+        // documents compare as content, maps of components whatever their order
+        Ok(relaid) if relaid != doc => relaid,
         Ok(_) => doc,
         Err(e) => {
             let _ = writeln!(

@@ -10,9 +10,10 @@
 
 use serde_json::{Map, Value, json};
 
-/// Fills in, at any depth of `value`, what pyagentspec infers.
+/// Fills in, at any depth of `value`, what pyagentspec infers (on a stack grown as deep as
+/// the value needs: an inlined document may be far deeper than its text).
 pub(crate) fn infer(value: &mut Value) {
-    match value {
+    stacker::maybe_grow(128 << 10, 4 << 20, || match value {
         Value::Object(map) => {
             for child in map.values_mut() {
                 infer(child);
@@ -23,7 +24,36 @@ pub(crate) fn infer(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(infer),
         _ => {}
+    });
+}
+
+/// Whether a component of `value` leaves out what [`infer`] may fill in: `inputs` or
+/// `outputs` unset (`null`), or no `branches` on a node other than an EndNode. One walk,
+/// without recursion; false for what pyagentspec writes, which infers them when it builds.
+pub(crate) fn leaves_out_inferred(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(ty) = map.get("component_type").and_then(Value::as_str)
+                    && !map.contains_key("component_plugin_name")
+                {
+                    let unset = |key: &str| map.get(key).is_some_and(Value::is_null);
+                    let no_branches = ty != "EndNode"
+                        && map
+                            .get("branches")
+                            .is_some_and(|b| b.as_array().is_some_and(Vec::is_empty));
+                    if unset("inputs") || unset("outputs") || no_branches {
+                        return true;
+                    }
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
     }
+    false
 }
 
 fn infer_component(c: &mut Map<String, Value>) {

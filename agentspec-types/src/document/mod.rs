@@ -376,10 +376,10 @@ impl<C: ComponentSet + Send> Document<C> {
     /// through. Existing references and maps are expanded first; unused entries are kept at
     /// the root.
     pub fn from_value_normalized(value: &serde_json::Value) -> Result<Self, LoadError> {
-        Self::normalize_with(value, &Reload::default())
+        Self::normalize_with(value.clone(), &Reload::default())
     }
 
-    fn normalize_with(value: &serde_json::Value, reload: &Reload) -> Result<Self, LoadError> {
+    fn normalize_with(value: serde_json::Value, reload: &Reload) -> Result<Self, LoadError> {
         reload.load(&lay_out(value)?)
     }
 
@@ -445,7 +445,7 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let all = self.to_value_with(&WriteOptions::new().include_secrets(true));
-        Self::normalize_with(&all, &self.reload)
+        Self::normalize_with(all, &self.reload)
     }
 
     /// What pyagentspec 26.3.1 writes for this document once it has loaded it: the
@@ -462,6 +462,10 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let all = self.to_value_with(&WriteOptions::new().include_secrets(true));
+        if !crate::infer::leaves_out_inferred(&all) {
+            // nothing to infer: the layout alone, which needs no inlining
+            return Self::normalize_with(all, &self.reload);
+        }
         let relaid = lay_out_with(&all, crate::infer::infer)?;
         self.reload.load(&relaid)
     }
@@ -955,8 +959,7 @@ impl WriteOptions {
 /// every component has an id, and one used at several places (copies with the same id) is
 /// written once, under the `$referenced_components` of the component that owns all its uses,
 /// and referenced elsewhere.
-pub(crate) fn lay_out(value: &serde_json::Value) -> Result<serde_json::Value, LoadError> {
-    let mut value = value.clone();
+pub(crate) fn lay_out(mut value: serde_json::Value) -> Result<serde_json::Value, LoadError> {
     layout::give_fresh_ids(&mut value);
     Ok(layout::lay_out(
         &value,
