@@ -265,12 +265,15 @@ fn tree_of(value: &serde_json::Value, numbered: bool) -> Node {
     })
 }
 
+/// A key with its offset.
+type Key = (String, u32);
+
 /// Builds a source tree from written events: every offset 0, or numbered in order.
 #[derive(Default)]
 struct TreeSink {
     /// Open containers, each with its offset and the key (and key offset) it is the value of.
-    stack: Vec<(Value, u32, Option<(String, u32)>)>,
-    key: Option<(String, u32)>,
+    stack: Vec<(Value, u32, Option<Key>)>,
+    key: Option<Key>,
     root: Option<Node>,
     numbered: bool,
     next: u32,
