@@ -378,3 +378,21 @@ fn rule_levels_deny_and_allow_codes_when_loading_and_validating() {
             .any(|d| d.code == "unknown-branch" && d.is_error())
     );
 }
+
+/// Found by the `load_json` and `load_yaml` fuzz targets: a root with no component in it was
+/// refused with no error among its diagnostics (only the `missing-version` warning).
+#[test]
+fn a_root_without_a_component_is_an_error() {
+    for text in ["{}", "{\"agentspec_version\": \"26.4.0\"}"] {
+        assert_eq!(
+            errors_of(text).iter().map(at).collect::<Vec<_>>(),
+            [("missing-component-type", "", Some(1), Some(1))],
+            "{text}"
+        );
+    }
+    for text in ["{}\n", "agentspec_version: 26.4.0\n"] {
+        let err = Document::from_yaml_str(text).unwrap_err();
+        let codes: Vec<_> = err.errors().map(|d| d.code).collect();
+        assert_eq!(codes, ["missing-component-type"], "{text}");
+    }
+}

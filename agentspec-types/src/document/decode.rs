@@ -86,7 +86,9 @@ pub(crate) fn decode_rooted<C: ComponentSet, R>(
             }
         };
     }
-    let root = if entries.is_empty() {
+    // an empty root is decoded too (its missing `component_type` is the error), unless a
+    // root reference that names nothing left it empty (that error is reported)
+    let root = if entries.is_empty() && cx.has_errors() {
         None
     } else {
         let node = Node {
