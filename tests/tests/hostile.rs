@@ -156,3 +156,25 @@ fn components_deep_down_are_reported_at_their_pointers() {
         }
     });
 }
+
+/// "Did you mean" on a huge unknown `component_type` (the 50 MB took 97 s): no
+/// suggestion is searched for a word that long, and the message stays short.
+#[test]
+fn a_huge_unknown_component_type_is_refused_quickly_with_a_short_message() {
+    let name = "Agent".repeat(2_000_000); // 10 MB
+    let text = format!(
+        "{{\"component_type\": \"{name}\", \"id\": \"a\", \"name\": \"a\", \"agentspec_version\": \"26.1.0\"}}"
+    );
+    let err = Document::from_json_str(&text).unwrap_err();
+    let errors: Vec<_> = err.errors().collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].pointer, "/component_type");
+    // cut at 2,000 bytes, saying how much was cut
+    let message = &errors[0].message;
+    assert!(message.len() < 2_100, "{}", message.len());
+    assert!(
+        message.ends_with("more bytes cut)"),
+        "{}",
+        &message[1_990..]
+    );
+}
