@@ -2,8 +2,11 @@
 //! error located inside the text, and the JSON parser agrees with serde_json on what is JSON.
 #![no_main]
 
-use agentspec_types::{Document, LoadError, serde_json};
+use agentspec_types::{Document, serde_json};
 use libfuzzer_sys::fuzz_target;
+
+mod common;
+use common::check_error;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -49,20 +52,3 @@ fuzz_target!(|data: &[u8]| {
         Err(_) => {}
     }
 });
-
-/// A failed load has at least one error, and every offset is a character boundary of the text.
-fn check_error(e: &LoadError, text: &str) {
-    assert!(
-        e.errors().next().is_some(),
-        "a LoadError without errors: {e:?}"
-    );
-    for d in &e.diagnostics {
-        if let Some(at) = d.offset {
-            assert!(
-                text.is_char_boundary(at),
-                "offset {at} is not in the text: {d:?}"
-            );
-        }
-    }
-    let _ = e.to_string();
-}
