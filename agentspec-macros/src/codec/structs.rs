@@ -129,7 +129,7 @@ pub fn component(c: &Container, comp: &Component, cx: &Cx<'_>) -> TokenStream {
             quote! { let mut #extra = #p::JsonObject::new(); },
             quote! { _ => {
                 cx.unknown_field_kept(&entry, #ct, Self::FIELDS, path);
-                #extra.insert(entry.key, #p::node_to_value(entry.value));
+                #extra.insert(entry.key.into(), #p::node_to_value(entry.value));
             } },
             quote! { #extra, },
             quote! { if !cx.drop_unknown {
@@ -270,7 +270,7 @@ pub fn value(c: &Container, v: &ValueStruct, cx: &Cx<'_>) -> TokenStream {
     } = fields(cx, &name_str, owner_since, &v.fields, &[], &id, false);
     let (extra_arm, extra_init, extra_encode, extra_let) = match &v.extra {
         Some(extra) => (
-            quote! { _ => { #extra.insert(entry.key, #p::node_to_value(entry.value)); } },
+            quote! { _ => { #extra.insert(entry.key.into(), #p::node_to_value(entry.value)); } },
             quote! { #extra, },
             quote! { for (key, value) in &self.#extra { sink.key(key); #p::write_value(value, sink); } },
             quote! { let mut #extra = #p::JsonObject::new(); },

@@ -517,7 +517,7 @@ impl Decoder {
             let index = self.entries.len();
             let pointer = self.eager_pointers.then(|| entry_path.pointer());
             self.entries.push(MapEntry {
-                key: entry.key.clone(),
+                key: entry.key.as_str().to_owned(),
                 key_offset: entry.key_offset,
                 pointer,
                 component_type: String::new(),
@@ -530,7 +530,7 @@ impl Decoder {
                 Some(component) => {
                     self.entries[index].component_type = component.component_type().to_owned();
                     self.entries[index].plugin = component.as_plugin().is_some();
-                    map.insert(entry.key, component);
+                    map.insert(entry.key.into(), component);
                 }
                 None => ok = false,
             }

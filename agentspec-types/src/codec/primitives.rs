@@ -149,7 +149,7 @@ impl<T: Decode> Decode for IndexMap<String, T> {
             let value = T::decode(entry.value, cx, &path.key(&entry.key));
             match value {
                 Some(v) if ok => {
-                    out.insert(entry.key, v);
+                    out.insert(entry.key.into(), v);
                 }
                 Some(_) => {}
                 None => ok = false,

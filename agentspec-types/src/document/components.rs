@@ -135,7 +135,7 @@ impl<C: ComponentSet + Send + Sync> Components<C> {
                 Ok(mut doc) => {
                     doc.set_depth(depth);
                     diagnostics.extend(doc.take_warnings());
-                    out.entries.insert(key, doc);
+                    out.entries.insert(key.into(), doc);
                 }
                 Err(e) => diagnostics.extend(e.diagnostics),
             }

@@ -1,24 +1,25 @@
 //! JSON: an iterative parser into the located source [`tree`](crate::syntax::tree), and a writer
 //! that produces pyagentspec's layout byte for byte.
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::syntax::sink::Sink;
-use crate::syntax::tree::{Entry, MAX_DEPTH, NON_FINITE, Node, Value};
+use crate::syntax::tree::{Entry, Key, MAX_DEPTH, NON_FINITE, Node, Value};
 
-/// A container being filled while parsing.
+/// A container being filled while parsing: its offset, and where its items (or entries)
+/// start in the parser's shared list of items (or entries). A container's items are moved
+/// into a list of their own, of their exact size, when it closes: no list grows item by item.
 enum Open {
-    Array(u32, Vec<Node>),
-    Object(u32, Vec<Entry>, Option<(String, u32)>, KeySet),
+    Array(u32, usize),
+    Object(u32, usize, Option<(Key, u32)>, KeySet),
 }
 
 /// Detects duplicate keys of one object: a linear scan while it is small, a hash set of its
 /// keys once it grows (so objects with many keys stay linear).
 #[derive(Default)]
 pub(crate) struct KeySet {
-    set: Option<HashSet<String>>,
+    set: Option<foldhash::HashSet<Key>>,
 }
 
 impl KeySet {
@@ -28,14 +29,14 @@ impl KeySet {
     /// Whether `key` is already a key of `entries` (the entries read so far); records it.
     pub(crate) fn is_duplicate(&mut self, entries: &[Entry], key: &str) -> bool {
         if let Some(set) = &mut self.set {
-            return !set.insert(key.to_owned());
+            return !set.insert(Key::new(key));
         }
         if entries.iter().any(|e| e.key == key) {
             return true;
         }
         if entries.len() >= Self::SCAN {
-            let mut set: HashSet<String> = entries.iter().map(|e| e.key.clone()).collect();
-            set.insert(key.to_owned());
+            let mut set: foldhash::HashSet<Key> = entries.iter().map(|e| e.key.clone()).collect();
+            set.insert(Key::new(key));
             self.set = Some(set);
         }
         false
@@ -47,6 +48,10 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     stack: Vec<Open>,
+    /// The items of the open arrays, innermost last.
+    items: Vec<Node>,
+    /// The entries of the open objects, innermost last.
+    entries: Vec<Entry>,
     depth: usize,
     warnings: Vec<Diagnostic>,
 }
@@ -70,6 +75,8 @@ pub(crate) fn parse_json_with_depth(
         bytes: src.as_bytes(),
         pos: start,
         stack: Vec::new(),
+        items: Vec::new(),
+        entries: Vec::new(),
         depth: 0,
         warnings: Vec::new(),
     };
@@ -77,12 +84,22 @@ pub(crate) fn parse_json_with_depth(
     Ok((node, parser.depth, parser.warnings))
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn pointer(&self) -> String {
         let mut out = String::new();
-        for open in &self.stack {
+        for (i, open) in self.stack.iter().enumerate() {
             match open {
-                Open::Array(_, items) => push_pointer_token(&mut out, &items.len().to_string()),
+                Open::Array(_, start) => {
+                    // its items end where those of the next array open inside it start
+                    let end = self.stack[i + 1..]
+                        .iter()
+                        .find_map(|o| match o {
+                            Open::Array(_, s) => Some(*s),
+                            Open::Object(..) => None,
+                        })
+                        .unwrap_or(self.items.len());
+                    push_pointer_token(&mut out, &(end - start).to_string());
+                }
                 Open::Object(_, _, Some((key, _)), _) => push_pointer_token(&mut out, key),
                 Open::Object(..) => {}
             }
@@ -175,14 +192,14 @@ impl Parser<'_> {
                     return Ok(done);
                 };
                 let is_array = match open {
-                    Open::Array(_, items) => {
-                        items.push(done);
+                    Open::Array(..) => {
+                        self.items.push(done);
                         true
                     }
-                    Open::Object(_, entries, pending, _) => {
+                    Open::Object(_, _, pending, _) => {
                         // `key()` always leaves the pending key before the value is read.
                         let (key, key_offset) = pending.take().unwrap_or_default();
-                        entries.push(Entry {
+                        self.entries.push(Entry {
                             key,
                             key_offset,
                             value: done,
@@ -205,13 +222,13 @@ impl Parser<'_> {
                     (Some(b']'), true) | (Some(b'}'), false) => {
                         self.pos += 1;
                         done = match self.stack.pop() {
-                            Some(Open::Array(offset, items)) => Node {
+                            Some(Open::Array(offset, start)) => Node {
                                 offset,
-                                value: Value::Array(items),
+                                value: Value::Array(self.items.drain(start..).collect()),
                             },
-                            Some(Open::Object(offset, entries, ..)) => Node {
+                            Some(Open::Object(offset, start, ..)) => Node {
                                 offset,
-                                value: Value::Object(entries),
+                                value: Value::Object(self.entries.drain(start..).collect()),
                             },
                             // `last_mut` just found this container.
                             None => return Err(self.error("unbalanced brackets", self.pos)),
@@ -250,12 +267,12 @@ impl Parser<'_> {
             return Ok(Some(Node { offset, value }));
         }
         if is_object {
-            let open = Open::Object(offset, Vec::new(), None, KeySet::default());
+            let open = Open::Object(offset, self.entries.len(), None, KeySet::default());
             self.stack.push(open);
             self.depth = self.depth.max(self.stack.len());
             self.key()?;
         } else {
-            self.stack.push(Open::Array(offset, Vec::new()));
+            self.stack.push(Open::Array(offset, self.items.len()));
             self.depth = self.depth.max(self.stack.len());
         }
         Ok(None)
@@ -267,16 +284,19 @@ impl Parser<'_> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.expected("a string key"));
         }
-        let key = self.string()?;
+        let key = match self.text()? {
+            std::borrow::Cow::Borrowed(s) => Key::new(s),
+            std::borrow::Cow::Owned(s) => Key::from(s),
+        };
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b':') {
             return Err(self.expected("`:` after an object key"));
         }
         self.pos += 1;
-        let Some(Open::Object(_, entries, pending, keys)) = self.stack.last_mut() else {
+        let Some(Open::Object(_, start, pending, keys)) = self.stack.last_mut() else {
             return Err(self.error("expected a value, found an object key", at));
         };
-        if keys.is_duplicate(entries, &key) {
+        if keys.is_duplicate(&self.entries[*start..], &key) {
             let message = format!("the key `{key}` appears twice in the same object");
             *pending = Some((key, at as u32));
             return Err(Diagnostic::error(
@@ -389,6 +409,11 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Result<String, Diagnostic> {
+        self.text().map(std::borrow::Cow::into_owned)
+    }
+
+    /// A string: a slice of the source when it has no escapes.
+    fn text(&mut self) -> Result<std::borrow::Cow<'a, str>, Diagnostic> {
         let open = self.pos;
         self.pos += 1;
         let start = self.pos;
@@ -396,9 +421,9 @@ impl Parser<'_> {
         while let Some(&b) = self.bytes.get(self.pos) {
             match b {
                 b'"' => {
-                    let s = self.src[start..self.pos].to_owned();
+                    let s = &self.src[start..self.pos];
                     self.pos += 1;
-                    return Ok(s);
+                    return Ok(std::borrow::Cow::Borrowed(s));
                 }
                 b'\\' => break,
                 0..=0x1f => {
@@ -421,7 +446,7 @@ impl Parser<'_> {
             match b {
                 b'"' => {
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(std::borrow::Cow::Owned(out));
                 }
                 b'\\' => {
                     let at = self.pos;

@@ -146,7 +146,7 @@ pub fn node_to_value(node: Node) -> serde_json::Value {
                         out.insert(std::mem::take(key), v);
                     }
                     if let Some(entry) = rest.next() {
-                        *key = entry.key;
+                        *key = entry.key.into();
                         next = Some(entry.value);
                         break;
                     }
@@ -266,7 +266,7 @@ fn tree_of(value: &serde_json::Value, numbered: bool) -> Node {
 }
 
 /// A key with its offset.
-type Key = (String, u32);
+type Key = (super::tree::Key, u32);
 
 /// Builds a source tree from written events: every offset 0, or numbered in order.
 #[derive(Default)]
@@ -330,7 +330,7 @@ impl Sink for TreeSink {
     }
     fn key(&mut self, key: &str) {
         let offset = self.offset();
-        self.key = Some((key.to_owned(), offset));
+        self.key = Some((key.into(), offset));
     }
     fn end_object(&mut self) {
         self.end();

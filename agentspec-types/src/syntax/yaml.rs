@@ -10,7 +10,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::syntax::json::{KeySet, imprecise_integer, python_float};
 use crate::syntax::sink::Sink;
-use crate::syntax::tree::{Entry, MAX_DEPTH, NON_FINITE, Node, Value};
+use crate::syntax::tree::{Entry, Key, MAX_DEPTH, NON_FINITE, Node, Value};
 
 enum Frame {
     Seq {
@@ -21,7 +21,7 @@ enum Frame {
     Map {
         offset: u32,
         entries: Vec<Entry>,
-        key: Option<(String, u32)>,
+        key: Option<(Key, u32)>,
         keys: KeySet,
         anchor: usize,
     },
@@ -41,11 +41,12 @@ impl Offsets<'_> {
             self.bytes = 0;
         }
         let rest = &self.src[self.bytes..];
-        let step: usize = rest
-            .chars()
-            .take(char_index - self.chars)
-            .map(char::len_utf8)
-            .sum();
+        let n = char_index - self.chars;
+        // ASCII text (most of a document) has as many bytes as characters
+        let step: usize = match rest.as_bytes().get(..n) {
+            Some(head) if head.is_ascii() => n,
+            _ => rest.chars().take(n).map(char::len_utf8).sum(),
+        };
         self.chars = char_index;
         self.bytes += step;
         self.bytes as u32
@@ -180,6 +181,22 @@ impl Builder<'_> {
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
+                    let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+                    let digits = text.strip_prefix(['-', '+']).unwrap_or(&text);
+                    let all_digits =
+                        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                    if is_key && anchor == 0 && tag.is_none() && !all_digits {
+                        // a key is its source text, whatever it would resolve to: read
+                        // without making a value (nor a string) of it
+                        let size = 1 + text.len() / 64;
+                        self.source_nodes += size;
+                        self.nodes += 1;
+                        if let Some(open) = self.sizes.last_mut() {
+                            *open += size;
+                        }
+                        self.key(Key::new(&text), offset)?;
+                        continue;
+                    }
                     let value = resolve(&text, style, tag.as_deref()).ok_or_else(|| {
                         self.error(
                             "syntax-error",
@@ -191,15 +208,10 @@ impl Builder<'_> {
                             offset,
                         )
                     })?;
-                    let is_key = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
                     if !is_key && matches!(value, Value::Float(f) if !f.is_finite()) {
                         return Err(self.error("non-finite-number", NON_FINITE, offset));
                     }
-                    let digits = text.strip_prefix(['-', '+']).unwrap_or(&text);
-                    if matches!(value, Value::Float(_))
-                        && style == ScalarStyle::Plain
-                        && !digits.is_empty()
-                        && digits.bytes().all(|b| b.is_ascii_digit())
+                    if matches!(value, Value::Float(_)) && style == ScalarStyle::Plain && all_digits
                     {
                         let warning =
                             imprecise_integer(text.len(), self.pointer(), offset as usize);
@@ -407,6 +419,29 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The key of the entry being read in the innermost mapping is `key`.
+    fn key(&mut self, key: Key, offset: u32) -> Result<(), Diagnostic> {
+        let Some(Frame::Map {
+            entries,
+            key: pending,
+            keys,
+            ..
+        }) = self.stack.last_mut()
+        else {
+            return Ok(());
+        };
+        // the message is built only for a duplicate; the pending key is set first, as the
+        // error's pointer names it
+        let duplicate = keys
+            .is_duplicate(entries, &key)
+            .then(|| format!("the key `{key}` appears twice in the same mapping"));
+        *pending = Some((key, offset));
+        match duplicate {
+            Some(message) => Err(self.error("duplicate-key", message, offset)),
+            None => Ok(()),
+        }
+    }
+
     /// A value is complete: attach it to its parent (as a key or a value).
     /// `size` is the value's [`weight`], its contents included.
     fn complete(
@@ -437,30 +472,17 @@ impl Builder<'_> {
         };
         match frame {
             Frame::Seq { items, .. } => items.push(node),
-            Frame::Map {
-                entries,
-                key: pending @ None,
-                keys,
-                ..
-            } => {
+            Frame::Map { key: None, .. } => {
                 // A key: a string, or the source text of another scalar.
                 let key = match (node.value, raw) {
-                    (Value::Str(s), _) => s,
+                    (Value::Str(s), _) => Key::from(s),
                     (Value::Array(_) | Value::Object(_), _) | (_, None) => {
                         let message = "complex mapping keys (a list or mapping used as a key) are not supported";
                         return Err(self.error("syntax-error", message, node.offset));
                     }
-                    (_, Some(raw)) => raw.to_owned(),
+                    (_, Some(raw)) => Key::new(raw),
                 };
-                // the message is built only for a duplicate; the pending key is set first, as
-                // the error's pointer names it
-                let duplicate = keys
-                    .is_duplicate(entries, &key)
-                    .then(|| format!("the key `{key}` appears twice in the same mapping"));
-                *pending = Some((key, node.offset));
-                if let Some(message) = duplicate {
-                    return Err(self.error("duplicate-key", message, node.offset));
-                }
+                self.key(key, node.offset)?;
             }
             Frame::Map {
                 entries,
