@@ -52,6 +52,9 @@ pub trait FieldType<C>: Decode + Encode + Walk<C> + FieldSchema {
         at: &mut String,
         f: &mut dyn FnMut(&str, Visit<'a, C>),
     ) {
+        if <Self as Walk<C>>::LEAF {
+            return;
+        }
         let len = at.len();
         crate::diagnostic::push_pointer_token(at, key);
         self.walk_at(at, f);

@@ -175,10 +175,48 @@ impl<'a> LineIndex<'a> {
 
     /// Fills the line and column of every diagnostic that has an offset.
     pub fn locate_all(&self, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-        for d in &mut diagnostics {
-            d.locate(self);
-        }
+        self.locate_each(&mut diagnostics);
         diagnostics
+    }
+
+    /// Fills the line and column of every diagnostic that has an offset, in one pass over
+    /// the text in the order of their offsets: many diagnostics on one long line (a
+    /// minified document) cost the line's length once, not once each.
+    pub fn locate_each(&self, diagnostics: &mut [Diagnostic]) {
+        self.locate_some(diagnostics, 0..diagnostics.len());
+    }
+
+    /// [`LineIndex::locate_each`] for the diagnostics at `which` only.
+    pub(crate) fn locate_some(
+        &self,
+        diagnostics: &mut [Diagnostic],
+        which: impl IntoIterator<Item = usize>,
+    ) {
+        let mut order: Vec<(usize, usize)> = which
+            .into_iter()
+            .filter_map(|i| {
+                let offset = diagnostics.get(i)?.offset?;
+                Some((offset.min(self.text.len()), i))
+            })
+            .collect();
+        order.sort_unstable();
+        // the last position counted: its line, byte offset and column
+        let mut cursor: Option<(usize, usize, usize)> = None;
+        for (offset, i) in order {
+            let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+            let mut end = offset;
+            while !self.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let (from, column) = match cursor {
+                Some((l, byte, column)) if l == line && byte <= end => (byte, column),
+                _ => (self.line_starts[line], 1),
+            };
+            let column = column + self.text[from..end].chars().count();
+            cursor = Some((line, end, column));
+            diagnostics[i].line = Some(line as u32 + 1);
+            diagnostics[i].column = Some(column as u32);
+        }
     }
 
     /// The text of 1-based `line`, without its line break.
@@ -197,13 +235,18 @@ impl<'a> LineIndex<'a> {
 /// Appends one reference token to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub fn push_pointer_token(pointer: &mut String, token: &str) {
     pointer.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
+    // most tokens need no escape: copied whole
+    let mut rest = token;
+    while let Some(i) = rest.find(['~', '/']) {
+        pointer.push_str(&rest[..i]);
+        pointer.push_str(if rest.as_bytes()[i] == b'~' {
+            "~0"
+        } else {
+            "~1"
+        });
+        rest = &rest[i + 1..];
     }
+    pointer.push_str(rest);
 }
 
 #[cfg(test)]
@@ -215,6 +258,25 @@ mod tests {
         let d = Diagnostic::error("unknown-field", "no field `x`", "/x", None);
         assert_eq!((d.line, d.column), (None, None));
         assert_eq!(d.to_string(), "error[unknown-field]: no field `x` (at /x)");
+    }
+
+    #[test]
+    fn locating_many_at_once_agrees_with_locating_each() {
+        let text = "{\"é\": 1, \"a\": [1, 2], \"𝄞\": 3,\n  \"b\": 4, \"ç\": 5}";
+        let index = LineIndex::new(text);
+        // out of order, two at one offset, one inside a character, one past the end
+        let offsets = [40, 2, 25, 9, 9, 3, 1000, 0];
+        let mut many: Vec<Diagnostic> = offsets
+            .iter()
+            .map(|&o| Diagnostic::error("x", "x", "", Some(o)))
+            .collect();
+        many.push(Diagnostic::error("x", "x", "", None));
+        index.locate_each(&mut many);
+        for (d, &o) in many.iter().zip(&offsets) {
+            let (line, column) = index.line_column(o);
+            assert_eq!((d.line, d.column), (Some(line), Some(column)), "offset {o}");
+        }
+        assert_eq!((many[8].line, many[8].column), (None, None));
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn string_enum(c: &Container, variants: &[StrVariant], cx: &Cx<'_>) -> Token
         }
         #[automatically_derived]
         impl<C> #p::Walk<C> for #name {
+            const LEAF: bool = true;
             fn walk<'a>(&'a self, _f: &mut dyn FnMut(#p::Visit<'a, C>)) {}
             fn walk_at<'a>(&'a self, _at: &mut ::std::string::String, _f: &mut dyn FnMut(&str, #p::Visit<'a, C>)) {}
         }
@@ -118,6 +119,7 @@ pub fn union(c: &Container, u: &Union, cx: &Cx<'_>) -> TokenStream {
         }
         #[automatically_derived]
         impl #p::Walk<#set> for #name {
+            const LEAF: bool = true #( && <#tys as #p::Walk<#set>>::LEAF )*;
             fn walk<'a>(&'a self, f: &mut dyn FnMut(#p::Visit<'a, #set>)) {
                 match self { #( #name::#variants(value) => #p::Walk::<#set>::walk(value, f), )* }
             }

@@ -882,11 +882,10 @@ pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
             lost.extend(trie[n].children.values().copied());
         }
     }
-    let index = LineIndex::new(text);
-    for (i, offset) in offsets {
+    for &(i, offset) in &offsets {
         diagnostics[i].offset = Some(offset as usize);
-        diagnostics[i].locate(&index);
     }
+    LineIndex::new(text).locate_some(diagnostics, offsets.into_iter().map(|(i, _)| i));
 }
 
 /// A text output.

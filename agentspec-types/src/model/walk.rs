@@ -4,6 +4,7 @@
 use indexmap::IndexMap;
 
 use std::any::Any;
+use std::fmt::Write as _;
 
 use crate::diagnostic::push_pointer_token;
 use crate::model::component::ComponentInfo;
@@ -54,6 +55,10 @@ impl<'a> ErasedVisit<'a> {
     note = "the fields of components (and of plugin components) are `String`, `bool`, `i64`, `f64`, `Option`, `Vec`, `IndexMap<String, _>`, `JsonObject`, `serde_json::Value`, `RefOr<_>` and the generated types"
 )]
 pub trait Walk<C> {
+    /// Whether values of this type never hold a component (a string, a number, a JSON
+    /// value): a walk then skips them without building their pointers.
+    const LEAF: bool = false;
+
     /// Calls `f` for every component and `$referenced_components` map inside `self`.
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>));
 
@@ -78,6 +83,7 @@ pub(crate) fn walk_entry<'a, C, T: Walk<C> + ?Sized>(
 macro_rules! leaf {
     ($($t:ty),*) => {$(
         impl<C> Walk<C> for $t {
+            const LEAF: bool = true;
             fn walk<'a>(&'a self, _f: &mut dyn FnMut(Visit<'a, C>)) {}
             fn walk_at<'a>(&'a self, _at: &mut String, _f: &mut dyn FnMut(&str, Visit<'a, C>)) {}
         }
@@ -102,6 +108,7 @@ leaf!(
 );
 
 impl<C, T: Walk<C>> Walk<C> for Option<T> {
+    const LEAF: bool = T::LEAF;
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         if let Some(v) = self {
             v.walk(f);
@@ -115,25 +122,38 @@ impl<C, T: Walk<C>> Walk<C> for Option<T> {
 }
 
 impl<C, T: Walk<C>> Walk<C> for Vec<T> {
+    const LEAF: bool = T::LEAF;
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         for item in self {
             item.walk(f);
         }
     }
     fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        if T::LEAF {
+            return;
+        }
+        let len = at.len();
         for (i, item) in self.iter().enumerate() {
-            walk_entry(item, &i.to_string(), at, f);
+            // an index needs no escape, nor a string of its own
+            at.push('/');
+            let _ = write!(at, "{i}");
+            item.walk_at(at, f);
+            at.truncate(len);
         }
     }
 }
 
 impl<C, T: Walk<C>> Walk<C> for IndexMap<String, T> {
+    const LEAF: bool = T::LEAF;
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         for value in self.values() {
             value.walk(f);
         }
     }
     fn walk_at<'a>(&'a self, at: &mut String, f: &mut dyn FnMut(&str, Visit<'a, C>)) {
+        if T::LEAF {
+            return;
+        }
         for (key, value) in self {
             walk_entry(value, key, at, f);
         }
@@ -141,6 +161,7 @@ impl<C, T: Walk<C>> Walk<C> for IndexMap<String, T> {
 }
 
 impl<C, A: Walk<C>, B: Walk<C>> Walk<C> for (A, B) {
+    const LEAF: bool = A::LEAF && B::LEAF;
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         self.0.walk(f);
         self.1.walk(f);
@@ -165,6 +186,7 @@ impl<C, T: Walk<C>> Walk<C> for RefOr<T> {
 }
 
 impl<C, T: Walk<C>> Walk<C> for Sensitive<T> {
+    const LEAF: bool = T::LEAF;
     fn walk<'a>(&'a self, f: &mut dyn FnMut(Visit<'a, C>)) {
         if let Sensitive::Value(v) = self {
             v.walk(f);

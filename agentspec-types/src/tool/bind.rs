@@ -7,7 +7,7 @@ use super::{ToolKind, ToolSpec, Toolbox};
 use crate::codec::ComponentSet;
 use crate::diagnostic::push_pointer_token;
 use crate::document::Document;
-use crate::validate::castable;
+use crate::validate::{castable_properties, property_type_name};
 
 /// A document's server tool bound to a registered Rust tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,14 +163,10 @@ impl Toolbox {
                         format!("the document's {what} `{title}` is not one of the function's"),
                     )),
                     Some(rust) => {
-                        let (doc_schema, rust_schema) = (
-                            Value::Object((*property).clone()),
-                            Value::Object(rust.clone()),
-                        );
                         let ok = if key == "inputs" {
-                            castable(&doc_schema, &rust_schema)
+                            castable_properties(property, rust)
                         } else {
-                            castable(&rust_schema, &doc_schema)
+                            castable_properties(rust, property)
                         };
                         if !ok {
                             problems.push(problem(
@@ -178,8 +174,8 @@ impl Toolbox {
                                 p.clone(),
                                 format!(
                                     "the {what} `{title}` is {} in the document but {} in Rust",
-                                    crate::validate::type_name(&doc_schema),
-                                    crate::validate::type_name(&rust_schema)
+                                    property_type_name(property),
+                                    property_type_name(rust)
                                 ),
                             ));
                         }

@@ -88,7 +88,11 @@ pub(super) fn flow<'a>(
     pointer: &str,
 ) {
     let nodes = flow_nodes(index, flow, pointer);
-    let ids: HashSet<&str> = nodes.iter().map(|n| n.c.id()).collect();
+    let mut ids = Ids::default();
+    for n in &nodes {
+        let number = ids.number(n.c.id());
+        ids.node[number] = Some(n.c);
+    }
     let starts = nodes
         .iter()
         .filter(|n| typed::<StartNode>(n.c).is_some())
@@ -103,7 +107,7 @@ pub(super) fn flow<'a>(
     }
     let start = index.resolve(&flow.start_node, pointer, "start_node", None);
     let start_id = start.as_ref().map(|s| s.c.id()).unwrap_or_default();
-    if !ids.contains(start_id) {
+    if !ids.is_node(start_id) {
         report.error(
             "flow-start-node",
             body,
@@ -124,17 +128,18 @@ pub(super) fn flow<'a>(
             "a flow has at least one EndNode",
         );
     }
-    let by_id: HashMap<&str, &dyn ComponentInfo> = nodes.iter().map(|n| (n.c.id(), n.c)).collect();
-    let mut outgoing: HashMap<&str, usize> = HashMap::new();
-    let mut incoming: HashMap<&str, usize> = HashMap::new();
     let edges = control_edges(index, flow, pointer);
-    let mut branch_sets: HashMap<&str, (Vec<String>, HashSet<String>)> = HashMap::new();
+    // each node's branches once: a node may have thousands of edges
+    let mut branch_sets: HashMap<usize, Branches> = HashMap::new();
+    // the edges whose two ends resolve, by number (for reachability)
+    let mut pairs = Vec::with_capacity(edges.len());
     for (edge, seen) in &edges {
         let edge_c = &seen.c;
-        let from = id_at(index, &edge.from_node);
-        let to = id_at(index, &edge.to_node);
+        let (from_c, to_c) = (index.get(&edge.from_node), index.get(&edge.to_node));
+        let from = from_c.map(|c| c.id()).unwrap_or_default();
+        let to = to_c.map(|c| c.id()).unwrap_or_default();
         for (end, id) in [("from_node", from), ("to_node", to)] {
-            if !ids.contains(id) {
+            if !ids.is_node(id) {
                 report.error(
                     "edge-node-not-in-flow",
                     *edge_c,
@@ -143,22 +148,18 @@ pub(super) fn flow<'a>(
                 );
             }
         }
-        *outgoing.entry(from).or_default() += 1;
-        *incoming.entry(to).or_default() += 1;
-        if let (Some(branch), Some(source)) = (&edge.from_branch, by_id.get(from)) {
-            // each node's branches once, as a set: a node may have thousands of edges
-            let (known, set) = branch_sets.entry(from).or_insert_with(|| {
-                let known = match branches(*source) {
-                    // Branches left out are the node type's own.
-                    b if b.is_empty() => inferred_branches(*source).unwrap_or_default(),
-                    b => b,
-                };
-                let set = known.iter().cloned().collect::<HashSet<String>>();
-                (known, set)
-            });
+        let (f, t) = (ids.number(from), ids.number(to));
+        ids.outgoing[f] += 1;
+        ids.incoming[t] += 1;
+        if from_c.is_some() && to_c.is_some() {
+            pairs.push((f, t));
+        }
+        if let (Some(branch), Some(source)) = (&edge.from_branch, ids.node[f]) {
+            let known = branch_sets.entry(f).or_insert_with(|| Branches::of(source));
             // pyagentspec does not check it: an edge that can never fire, so a warning
-            if !set.contains(branch) {
-                let case = known
+            if !known.contains(branch) {
+                let names = &known.names;
+                let case = names
                     .iter()
                     .find(|b| b.eq_ignore_ascii_case(branch))
                     .map(|b| format!("; `{b}` differs only in case"))
@@ -168,24 +169,26 @@ pub(super) fn flow<'a>(
                     *edge_c,
                     token(&seen.pointer(), "from_branch"),
                     format!(
-                        "`{branch}` is not a branch of `{from}` (branches: {known:?}){case}: the edge never fires"
+                        "`{branch}` is not a branch of `{from}` (branches: {names:?}){case}: the edge never fires"
                     ),
                 );
             }
         }
     }
-    if !start_id.is_empty()
-        && (outgoing.get(start_id) != Some(&1) || incoming.contains_key(start_id))
-    {
-        report.error(
-            "flow-start-node",
-            body,
-            token(pointer, "control_flow_connections"),
-            "the StartNode has exactly one outgoing and no incoming control edge",
-        );
+    if !start_id.is_empty() {
+        let start = ids.number(start_id);
+        if ids.outgoing[start] != 1 || ids.incoming[start] > 0 {
+            report.error(
+                "flow-start-node",
+                body,
+                token(pointer, "control_flow_connections"),
+                "the StartNode has exactly one outgoing and no incoming control edge",
+            );
+        }
     }
     for end in &ends {
-        if !incoming.contains_key(end) {
+        let end_n = ids.number(end);
+        if ids.incoming[end_n] == 0 {
             report.error(
                 "flow-end-node",
                 body,
@@ -193,7 +196,7 @@ pub(super) fn flow<'a>(
                 format!("the EndNode `{end}` has no incoming control edge"),
             );
         }
-        if outgoing.contains_key(end) {
+        if ids.outgoing[end_n] > 0 {
             report.error(
                 "flow-end-node",
                 body,
@@ -202,7 +205,7 @@ pub(super) fn flow<'a>(
             );
         }
     }
-    unreachable(report, index, body, flow, pointer, &nodes, start_id);
+    unreachable(report, body, pointer, &nodes, &mut ids, &pairs, start_id);
     end_outputs_agree(report, body, pointer, &nodes);
     inputs_fed(report, index, body, flow, &nodes);
     data_edges(report, index, flow, pointer, &ids);
@@ -225,9 +228,9 @@ pub(super) fn flow<'a>(
             continue;
         }
         for end in &ends {
-            if by_id
-                .get(end)
-                .is_some_and(|e| property(*e, "outputs", title).is_none())
+            if ids
+                .node_of(end)
+                .is_some_and(|e| property(e, "outputs", title).is_none())
             {
                 let message = format!(
                     "the output `{title}` has no default, so every EndNode must output it; `{end}` does not"
@@ -322,62 +325,60 @@ fn inputs_fed<'a>(
     }
 }
 
-/// Warns about nodes no control edge path from the start node reaches.
+/// Warns about nodes no control edge path from the start node reaches, and about nodes from
+/// which no EndNode can be reached. `pairs` are the control edges whose two ends resolve.
 fn unreachable<'a>(
     report: &mut Report,
-    index: &Index<'a>,
     body: &dyn ComponentInfo,
-    flow: &'a Flow,
     pointer: &str,
     nodes: &[Seen<'a, '_>],
+    ids: &mut Ids<'a>,
+    pairs: &[(usize, usize)],
     start: &'a str,
 ) {
-    let mut next: HashMap<&str, Vec<&str>> = HashMap::new();
-    let mut previous: HashMap<&str, Vec<&str>> = HashMap::new();
-    for e in &flow.control_flow_connections {
-        let Some(edge) = index.get(e).and_then(typed::<ControlFlowEdge>) else {
-            continue;
-        };
-        let (from, to) = (index.get(&edge.from_node), index.get(&edge.to_node));
-        if let (Some(from), Some(to)) = (from, to) {
-            next.entry(from.id()).or_default().push(to.id());
-            previous.entry(to.id()).or_default().push(from.id());
-        }
-    }
-    let mut reached: HashSet<&str> = std::iter::once(start).collect();
-    let mut queue = vec![start];
+    let start_n = ids.number(start);
+    let count = ids.node.len();
+    let next = Adjacency::new(count, pairs.iter().copied());
+    let previous = Adjacency::new(count, pairs.iter().map(|&(f, t)| (t, f)));
+    let mut reached = vec![false; count];
+    reached[start_n] = true;
+    let mut queue = vec![start_n];
     while let Some(n) = queue.pop() {
-        for &m in next.get(n).into_iter().flatten() {
-            if reached.insert(m) {
+        for &m in next.of(n) {
+            if !std::mem::replace(&mut reached[m], true) {
                 queue.push(m);
             }
         }
     }
     // Nodes from which an EndNode can be reached, walking the edges backwards.
-    let mut can_end: HashSet<&str> = nodes
-        .iter()
-        .filter(|n| typed::<EndNode>(n.c).is_some())
-        .map(|n| n.c.id())
-        .collect();
+    let mut can_end = vec![false; count];
+    let mut queue: Vec<usize> = Vec::new();
+    for n in nodes.iter().filter(|n| typed::<EndNode>(n.c).is_some()) {
+        let number = ids.number(n.c.id());
+        if !std::mem::replace(&mut can_end[number], true) {
+            queue.push(number);
+        }
+    }
+    let any_end = !queue.is_empty();
     // one backward walk from the EndNodes: linear in the edges
-    let mut queue: Vec<&str> = can_end.iter().copied().collect();
     while let Some(n) = queue.pop() {
-        for &m in previous.get(n).into_iter().flatten() {
-            if can_end.insert(m) {
+        for &m in previous.of(n) {
+            if !std::mem::replace(&mut can_end[m], true) {
                 queue.push(m);
             }
         }
     }
     for (i, node) in nodes.iter().enumerate() {
         let id = node.c.id();
-        if reached.contains(id) && !can_end.contains(id) && !can_end.is_empty() {
+        let n = ids.number(id);
+        if reached[n] && !can_end[n] && any_end {
             let at = item(pointer, "nodes", i);
             report.warning("no-path-to-end", body, at, format!("no EndNode can be reached from the node `{id}` (a dead end, or a cycle with no way out)"));
         }
     }
     for (i, node) in nodes.iter().enumerate() {
         let id = node.c.id();
-        if !start.is_empty() && !reached.contains(id) {
+        if !start.is_empty() && !reached[ids.number(id)] {
             let at = item(pointer, "nodes", i);
             report.warning(
                 "unreachable-node",
@@ -389,12 +390,103 @@ fn unreachable<'a>(
     }
 }
 
+/// The ids a flow's rules meet (its nodes', and those its control edges name), each with a
+/// number: the rules count and walk with numbers, so that each id is hashed once per use.
+#[derive(Default)]
+struct Ids<'a> {
+    numbers: HashMap<&'a str, usize>,
+    /// The flow's node with each id (the last one listed, when two share it).
+    node: Vec<Option<&'a dyn ComponentInfo>>,
+    /// The control edges out of and into each id.
+    outgoing: Vec<usize>,
+    incoming: Vec<usize>,
+}
+
+impl<'a> Ids<'a> {
+    /// The number of `id`, given it when it has none yet.
+    fn number(&mut self, id: &'a str) -> usize {
+        let next = self.node.len();
+        let number = *self.numbers.entry(id).or_insert(next);
+        if number == next {
+            self.node.push(None);
+            self.outgoing.push(0);
+            self.incoming.push(0);
+        }
+        number
+    }
+
+    /// The flow's node with this id.
+    fn node_of(&self, id: &str) -> Option<&'a dyn ComponentInfo> {
+        self.numbers.get(id).and_then(|&n| self.node[n])
+    }
+
+    /// Whether one of the flow's nodes has this id.
+    fn is_node(&self, id: &str) -> bool {
+        self.node_of(id).is_some()
+    }
+}
+
+/// Edges by their source, in one list (each source's targets in edge order).
+struct Adjacency {
+    starts: Vec<usize>,
+    targets: Vec<usize>,
+}
+
+impl Adjacency {
+    fn new(count: usize, edges: impl Iterator<Item = (usize, usize)> + Clone) -> Adjacency {
+        let mut starts = vec![0; count + 1];
+        for (from, _) in edges.clone() {
+            starts[from + 1] += 1;
+        }
+        for i in 0..count {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut targets = vec![0; starts[count]];
+        for (from, to) in edges {
+            targets[fill[from]] = to;
+            fill[from] += 1;
+        }
+        Adjacency { starts, targets }
+    }
+
+    fn of(&self, n: usize) -> &[usize] {
+        &self.targets[self.starts[n]..self.starts[n + 1]]
+    }
+}
+
+/// A node's branches, as edges may name them: the ones it declares, or its type's own.
+struct Branches {
+    names: Vec<String>,
+    /// The names as a set, when there are many (a BranchingNode may have thousands).
+    set: Option<HashSet<String>>,
+}
+
+impl Branches {
+    fn of(source: &dyn ComponentInfo) -> Branches {
+        let names = match branches(source) {
+            // Branches left out are the node type's own.
+            b if b.is_empty() => inferred_branches(source).unwrap_or_default(),
+            b => b,
+        };
+        let set = (names.len() > 16).then(|| names.iter().cloned().collect());
+        Branches { names, set }
+    }
+
+    fn contains(&self, branch: &str) -> bool {
+        match &self.set {
+            Some(set) => set.contains(branch),
+            None => self.names.iter().any(|b| b == branch),
+        }
+    }
+}
+
 fn data_edges<'a>(
     report: &mut Report,
     index: &Index<'a>,
     flow: &'a Flow,
     pointer: &str,
-    ids: &HashSet<&str>,
+    ids: &Ids<'_>,
 ) {
     for (i, e) in flow.data_flow_connections.iter().flatten().enumerate() {
         let Some(seen) = index.resolve(e, pointer, "data_flow_connections", Some(i)) else {
@@ -412,7 +504,7 @@ fn data_edges<'a>(
         };
         for (end, node) in [("source_node", source), ("destination_node", destination)] {
             let id = node.id();
-            if !ids.contains(id) {
+            if !ids.is_node(id) {
                 report.error(
                     "edge-node-not-in-flow",
                     edge_c,
@@ -441,20 +533,19 @@ fn data_edges<'a>(
                 format!("`{}` has no input `{input}`", destination.id()),
             );
         }
-        if let (Some(a), Some(b)) = (from, to) {
-            let (a, b) = (schema_value(a), schema_value(b));
-            if !castable(&a, &b) {
-                report.error(
-                    "data-edge-type",
-                    edge_c,
-                    seen.pointer(),
-                    format!(
-                        "the output `{output}` ({}) does not convert to the input `{input}` ({})",
-                        type_name(&a),
-                        type_name(&b)
-                    ),
-                );
-            }
+        if let (Some(a), Some(b)) = (from, to)
+            && !castable_properties(a, b)
+        {
+            report.error(
+                "data-edge-type",
+                edge_c,
+                seen.pointer(),
+                format!(
+                    "the output `{output}` ({}) does not convert to the input `{input}` ({})",
+                    property_type_name(a),
+                    property_type_name(b)
+                ),
+            );
         }
     }
 }

@@ -36,23 +36,39 @@ const TOP: u32 = u32::MAX;
 /// part of the pointer, not its depth, and its pointer is built only for a diagnostic.
 #[derive(Default)]
 struct Places {
-    parts: Vec<(u32, Box<str>)>,
+    /// Each place's parent, and where its part of the pointer is in `text`.
+    parts: Vec<(u32, std::ops::Range<usize>)>,
+    /// The parts, one after the other.
+    text: String,
 }
 
 impl Places {
     fn add(&mut self, parent: u32, part: &str) -> Place {
-        self.parts.push((parent, part.into()));
+        let start = self.text.len();
+        self.text.push_str(part);
+        self.parts.push((parent, start..self.text.len()));
         Place((self.parts.len() - 1) as u32)
     }
 
     fn pointer(&self, place: Place) -> String {
-        let mut chain = Vec::new();
+        let mut out = String::new();
+        self.pointer_into(place, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Writes the pointer of `place` into `out` (cleared first), with `chain` as scratch: a
+    /// caller that builds many pointers allocates for none of them.
+    fn pointer_into(&self, place: Place, chain: &mut Vec<u32>, out: &mut String) {
+        chain.clear();
+        out.clear();
         let mut at = place.0;
-        while let Some((parent, part)) = self.parts.get(at as usize) {
-            chain.push(&**part);
+        while let Some((parent, _)) = self.parts.get(at as usize) {
+            chain.push(at);
             at = *parent;
         }
-        chain.into_iter().rev().collect()
+        for &i in chain.iter().rev() {
+            out.push_str(&self.text[self.parts[i as usize].1.clone()]);
+        }
     }
 }
 
@@ -165,6 +181,14 @@ impl Kept {
 
 /// The components kept as read inside `root` (written at `at`), with their pointers and bodies.
 fn collect_raw(root: &Component, at: &str, out: &mut Vec<(String, JsonObject)>) {
+    // most documents hold none: found without building a pointer per component
+    let mut any = false;
+    root.walk(&mut |visit| {
+        any |= matches!(visit, Visit::Component(c) if c.as_plugin().and_then(crate::model::plugin::Plugin::raw).is_some());
+    });
+    if !any {
+        return;
+    }
     root.walk_at(&mut at.to_owned(), &mut |pointer, visit| {
         if let Visit::Component(c) = visit
             && let Some(raw) = c.as_plugin().and_then(crate::model::plugin::Plugin::raw)
@@ -233,8 +257,9 @@ impl<'a> Index<'a> {
     }
 
     /// The JSON pointer of a place.
-    pub fn pointer(&self, place: Place) -> String {
-        self.places.pointer(place)
+    /// [`Index::pointer`] into `out`, with `chain` as scratch.
+    pub fn pointer_into(&self, place: Place, chain: &mut Vec<u32>, out: &mut String) {
+        self.places.pointer_into(place, chain, out);
     }
 
     /// The component at a position (following a reference), with where it is written: the

@@ -18,8 +18,8 @@ mod types;
 use flow::{branches, flow, inferred_branches};
 use index::{Index, Seen, has, list, typed};
 use nodes::{inferred_io, node, retry_policies, section_seven, values};
-pub(crate) use types::castable;
-pub(crate) use types::type_name;
+pub(crate) use types::property_type_name;
+pub(crate) use types::{castable, castable_properties};
 
 fn token(pointer: &str, t: &str) -> String {
     let mut p = pointer.to_owned();
@@ -50,11 +50,6 @@ fn titles(c: &dyn ComponentInfo, key: &str) -> Vec<String> {
 /// The property of a component's inputs or outputs (`key`) titled `title`.
 fn property<'v>(c: &'v dyn ComponentInfo, key: &str, title: &str) -> Option<&'v JsonObject> {
     list(c, key).iter().find(|p| title_of(p) == title)
-}
-
-/// A property schema as a JSON value (for the conversion rules).
-fn schema_value(p: &JsonObject) -> Value {
-    Value::Object(p.clone())
 }
 
 /// `{{ name }}` placeholders of a template (names of `\w` characters), deduplicated.
@@ -160,9 +155,11 @@ fn validate(root: &Component, version: crate::Version) -> Vec<Diagnostic> {
     let mut report = Report {
         diagnostics: Vec::new(),
     };
+    let (mut chain, mut pointer) = (Vec::new(), String::new());
     for (position, &(c, place)) in index.components.iter().enumerate() {
-        // built for each component in turn, never kept: its length is the component's depth
-        let pointer = index.pointer(place);
+        // built for each component in turn, in one buffer, never kept: its length is the
+        // component's depth
+        index.pointer_into(place, &mut chain, &mut pointer);
         let pointer = pointer.as_str();
         let ty = c.component_type();
         let first = c.since();

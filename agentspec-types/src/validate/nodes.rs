@@ -294,22 +294,21 @@ pub(super) fn inferred_io<'a>(
     if let Some(target) = fed_target(index, body) {
         for (i, declared) in list(body, "inputs").iter().enumerate() {
             let title = title_of(declared);
-            if let Some(inferred) = property(target, "inputs", title) {
-                let (declared, inferred) = (schema_value(declared), schema_value(inferred));
-                if !castable(&declared, &inferred) {
-                    let message = format!(
-                        "the input `{title}` ({}) does not convert to the {} it feeds ({})",
-                        type_name(&declared),
-                        target.component_type(),
-                        type_name(&inferred)
-                    );
-                    report.error(
-                        "inputs-mismatch",
-                        body,
-                        token(&token(pointer, "inputs"), &i.to_string()),
-                        message,
-                    );
-                }
+            if let Some(inferred) = property(target, "inputs", title)
+                && !castable_properties(declared, inferred)
+            {
+                let message = format!(
+                    "the input `{title}` ({}) does not convert to the {} it feeds ({})",
+                    property_type_name(declared),
+                    target.component_type(),
+                    property_type_name(inferred)
+                );
+                report.error(
+                    "inputs-mismatch",
+                    body,
+                    token(&token(pointer, "inputs"), &i.to_string()),
+                    message,
+                );
             }
         }
     }
