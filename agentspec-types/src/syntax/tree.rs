@@ -188,7 +188,8 @@ mod tests {
             assert_eq!(key.as_str(), s);
             assert_eq!(key, Key::from(s.to_owned()));
             assert_eq!(String::from(key.clone()), s);
-            assert!(key == s && s == key);
+            assert!(key == s, "a key equals its string");
+            assert!(s == key, "a string equals its key");
             assert_eq!(format!("{key:?}"), format!("{s:?}"));
         }
         assert_eq!(std::mem::size_of::<Key>(), std::mem::size_of::<String>());

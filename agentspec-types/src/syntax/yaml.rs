@@ -88,6 +88,10 @@ struct Builder<'a> {
     /// The path entry of each open list or mapping (parallel to `stack`), once an anchor
     /// inside it needed one.
     frame_paths: Vec<Option<u32>>,
+    /// Emptied lists of closed lists and mappings, kept for the next ones to fill: each
+    /// closed one is moved into a list of its exact size, and no list grows item by item.
+    spare_items: Vec<Vec<Node>>,
+    spare_entries: Vec<Vec<Entry>>,
     /// Values of the tree built so far, aliases expanded.
     nodes: usize,
     /// Values written in the source (aliases not expanded).
@@ -118,6 +122,8 @@ pub(crate) fn parse_yaml_with_depth(
         anchors: HashMap::new(),
         paths: Vec::new(),
         frame_paths: Vec::new(),
+        spare_items: Vec::new(),
+        spare_entries: Vec::new(),
         nodes: 0,
         source_nodes: 0,
         offsets: Offsets {
@@ -197,7 +203,11 @@ impl Builder<'_> {
                         self.key(Key::new(&text), offset)?;
                         continue;
                     }
-                    let value = resolve(&text, style, tag.as_deref()).ok_or_else(|| {
+                    // a key's source text, for a key that is not a string (rare: the scalar
+                    // itself is moved into its value)
+                    let raw = is_key.then(|| text.to_string());
+                    let length = text.len();
+                    let value = resolve(text, style, tag.as_deref()).ok_or_else(|| {
                         self.error(
                             "syntax-error",
                             // the scalar is not repeated: it may be a secret
@@ -213,13 +223,12 @@ impl Builder<'_> {
                     }
                     if matches!(value, Value::Float(_)) && style == ScalarStyle::Plain && all_digits
                     {
-                        let warning =
-                            imprecise_integer(text.len(), self.pointer(), offset as usize);
+                        let warning = imprecise_integer(length, self.pointer(), offset as usize);
                         self.warnings.push(warning);
                     }
                     let size = weight(&value);
                     self.source_nodes += size;
-                    self.complete(Node { offset, value }, size, anchor, Some(&text))?;
+                    self.complete(Node { offset, value }, size, anchor, raw.as_deref())?;
                 }
                 Event::SequenceStart(anchor, _) => {
                     self.open(offset)?;
@@ -228,7 +237,7 @@ impl Builder<'_> {
                     self.frame_paths.push(None);
                     self.stack.push(Frame::Seq {
                         offset,
-                        items: Vec::new(),
+                        items: self.spare_items.pop().unwrap_or_default(),
                         anchor,
                     });
                 }
@@ -239,7 +248,7 @@ impl Builder<'_> {
                     self.frame_paths.push(None);
                     self.stack.push(Frame::Map {
                         offset,
-                        entries: Vec::new(),
+                        entries: self.spare_entries.pop().unwrap_or_default(),
                         key: None,
                         keys: KeySet::default(),
                         anchor,
@@ -266,27 +275,28 @@ impl Builder<'_> {
         let (node, anchor) = match self.stack.pop() {
             Some(Frame::Seq {
                 offset,
-                items,
+                mut items,
                 anchor,
-            }) => (
-                Node {
-                    offset,
-                    value: Value::Array(items),
-                },
-                anchor,
-            ),
+            }) => {
+                // moved into a list of their exact size; this one is kept for the next
+                let mut exact = Vec::with_capacity(items.len());
+                exact.append(&mut items);
+                let value = Value::Array(exact);
+                self.spare_items.push(items);
+                (Node { offset, value }, anchor)
+            }
             Some(Frame::Map {
                 offset,
-                entries,
+                mut entries,
                 anchor,
                 ..
-            }) => (
-                Node {
-                    offset,
-                    value: Value::Object(entries),
-                },
-                anchor,
-            ),
+            }) => {
+                let mut exact = Vec::with_capacity(entries.len());
+                exact.append(&mut entries);
+                let value = Value::Object(exact);
+                self.spare_entries.push(entries);
+                (Node { offset, value }, anchor)
+            }
             None => {
                 return Err(self.error("syntax-error", "unbalanced YAML events", offset));
             }
@@ -508,13 +518,18 @@ fn tag_name(tag: &Tag) -> String {
 
 /// The value of a scalar: quoted and block scalars are strings; plain ones resolve by
 /// the core schema; explicit standard tags are honoured.
-fn resolve(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<Value> {
+/// A string the parser made is moved into its value, not copied.
+fn resolve(
+    text: std::borrow::Cow<'_, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+) -> Option<Value> {
     if let Some(tag) = tag {
         let standard = tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!";
         if standard {
-            let plain = resolve_plain(text);
+            let plain = resolve_plain(&text);
             return match tag.suffix.as_str() {
-                "str" => Some(Value::Str(text.to_owned())),
+                "str" => Some(Value::Str(owned(text))),
                 "null" => matches!(plain, Value::Null).then_some(Value::Null),
                 "bool" => matches!(plain, Value::Bool(_)).then_some(plain),
                 "int" => matches!(plain, Value::Int(_) | Value::UInt(_)).then_some(plain),
@@ -523,42 +538,54 @@ fn resolve(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<Value> {
                     Value::Float(_) => Some(plain),
                     _ => None,
                 },
-                _ => Some(Value::Str(text.to_owned())),
+                _ => Some(Value::Str(owned(text))),
             };
         }
     }
     Some(match style {
-        ScalarStyle::Plain => resolve_plain(text),
-        _ => Value::Str(text.to_owned()),
+        ScalarStyle::Plain => resolve_plain_other(&text).unwrap_or(Value::Str(owned(text))),
+        _ => Value::Str(owned(text)),
     })
 }
 
+/// A scalar's text as a string of its own: the parser's string moved (its spare capacity
+/// given back), or a copy of a slice of the source.
+fn owned(text: std::borrow::Cow<'_, str>) -> String {
+    let mut s = text.into_owned();
+    s.shrink_to_fit();
+    s
+}
+
+/// The value of a plain scalar by the core schema.
 fn resolve_plain(text: &str) -> Value {
+    resolve_plain_other(text).unwrap_or_else(|| Value::Str(text.to_owned()))
+}
+
+/// [`resolve_plain`] when the scalar is not a string (`None`: a string, `text` itself).
+fn resolve_plain_other(text: &str) -> Option<Value> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
+        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY);
+            return Some(Value::Float(f64::INFINITY));
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     let bytes = text.as_bytes();
     let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(i) = text.parse::<i64>() {
-            return Value::Int(i);
+            return Some(Value::Int(i));
         }
         if let Ok(u) = unsigned.parse::<u64>()
             && bytes[0] != b'-'
         {
-            return Value::UInt(u);
+            return Some(Value::UInt(u));
         }
-        return text
-            .parse::<f64>()
-            .map_or_else(|_| Value::Str(text.to_owned()), Value::Float);
+        return text.parse::<f64>().ok().map(Value::Float);
     }
     for (prefix, radix) in [("0x", 16), ("0o", 8)] {
         if let Some(digits) = text.strip_prefix(prefix)
@@ -566,7 +593,7 @@ fn resolve_plain(text: &str) -> Value {
             && digits.bytes().all(|b| b.is_ascii_hexdigit())
             && let Ok(u) = u64::from_str_radix(digits, radix)
         {
-            return i64::try_from(u).map_or(Value::UInt(u), Value::Int);
+            return Some(i64::try_from(u).map_or(Value::UInt(u), Value::Int));
         }
     }
     let float_chars = unsigned
@@ -574,14 +601,10 @@ fn resolve_plain(text: &str) -> Value {
         .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
     let has_digit = unsigned.bytes().any(|b| b.is_ascii_digit());
     let starts_well = unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.');
-    if float_chars
-        && has_digit
-        && starts_well
-        && let Ok(f) = text.parse::<f64>()
-    {
-        return Value::Float(f);
+    if float_chars && has_digit && starts_well {
+        return text.parse::<f64>().ok().map(Value::Float);
     }
-    Value::Str(text.to_owned())
+    None
 }
 
 /// Keys written with this many characters or more are explicit (`? key`), as in PyYAML.
