@@ -278,10 +278,7 @@ impl Builder<'_> {
                 mut items,
                 anchor,
             }) => {
-                // moved into a list of their exact size; this one is kept for the next
-                let mut exact = Vec::with_capacity(items.len());
-                exact.append(&mut items);
-                let value = Value::Array(exact);
+                let value = Value::Array(exact_size(&mut items));
                 self.spare_items.push(items);
                 (Node { offset, value }, anchor)
             }
@@ -291,9 +288,7 @@ impl Builder<'_> {
                 anchor,
                 ..
             }) => {
-                let mut exact = Vec::with_capacity(entries.len());
-                exact.append(&mut entries);
-                let value = Value::Object(exact);
+                let value = Value::Object(exact_size(&mut entries));
                 self.spare_entries.push(entries);
                 (Node { offset, value }, anchor)
             }
@@ -904,6 +899,14 @@ fn double_quoted(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Moves the items of `buffer` into a list of their exact size, leaving `buffer` empty with
+/// its capacity, to be reused for the next list.
+fn exact_size<T>(buffer: &mut Vec<T>) -> Vec<T> {
+    let mut exact = Vec::with_capacity(buffer.len());
+    exact.append(buffer);
+    exact
 }
 
 #[cfg(test)]

@@ -256,8 +256,8 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// The JSON pointer of a place.
-    /// [`Index::pointer`] into `out`, with `chain` as scratch.
+    /// Writes the JSON pointer of `place` into `out` (cleared first), with `chain` as
+    /// scratch.
     pub fn pointer_into(&self, place: Place, chain: &mut Vec<u32>, out: &mut String) {
         self.places.pointer_into(place, chain, out);
     }
