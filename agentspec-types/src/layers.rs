@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["document"],
     &["resolve", "validate", "graph", "serialization"],
     &["tool"],
+    &["mcp"],
 ];
 
 /// What a name at the crate root (`crate::X`) stands for.

@@ -80,6 +80,7 @@
 //! `use`):
 //!
 //! ```text
+//!  mcp                         a Toolbox served over MCP (feature `mcp`)
 //!  tool                        #[tool] functions as Agent Spec tools, Toolbox, binding
 //!  validate · graph · resolve  rules, flow graphs, resolved references (on the typed document)
 //!  serialization               serde for the types (feature `serde`)
@@ -116,6 +117,8 @@ mod infer;
 #[cfg(test)]
 mod layers;
 mod layout;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod model;
 pub mod plugin;
 pub mod resolve;

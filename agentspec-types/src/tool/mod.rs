@@ -9,6 +9,7 @@
 mod args;
 mod bind;
 mod error;
+mod mcp;
 #[cfg(feature = "schemars")]
 mod schema;
 

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The MCP example server (agentspec-types/examples/mcp_server.rs) with clients no one here
+# wrote: the official MCP Python SDK over stdio and streamable HTTP (scripts/mcp-client.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/venv-mcp.sh
+cargo build --locked --quiet -p agentspec-types --features macros,mcp --example mcp_server
+example=target/debug/examples/mcp_server
+"$venv_mcp/bin/python" scripts/mcp-client.py "$example"
