@@ -143,7 +143,21 @@ def end_of_input():
     print("[stdio] end of input -> exit 0, before and during a session")
 
 
+def pyagentspec_loads_the_documents():
+    """pyagentspec 26.3.1 loads the agent with MCPTools and the one with an MCPToolBox."""
+    from pyagentspec.serialization import AgentSpecDeserializer
+
+    for which, url in [("document", "stdio"), ("document", "http://127.0.0.1:8808/mcp"), ("toolbox-document", "http://127.0.0.1:8808/mcp")]:
+        text = subprocess.run([EXAMPLE, which, url], check=True, capture_output=True, text=True).stdout
+        agent = AgentSpecDeserializer().from_json(text)
+        tools = [type(t).__name__ for t in agent.tools] + [type(t).__name__ for t in agent.toolboxes]
+        transports = {type(t.client_transport).__name__ for t in list(agent.tools) + list(agent.toolboxes)}
+        print(f"pyagentspec loads the {which} for {url}: {', '.join(tools)} over {', '.join(transports)}")
+        check(tools and set(tools) <= {"MCPTool", "MCPToolBox"}, f"pyagentspec: {which} {url}")
+
+
 def main():
+    pyagentspec_loads_the_documents()
     with tempfile.TemporaryDirectory() as tmp:
         calls = os.path.join(tmp, "calls.jsonl")
         asyncio.run(over_stdio(calls))

@@ -7,3 +7,5 @@ source scripts/venv-mcp.sh
 cargo build --locked --quiet -p agentspec-types --features macros,mcp --example mcp_server
 example=target/debug/examples/mcp_server
 "$venv_mcp/bin/python" scripts/mcp-client.py "$example"
+# an Agent Spec runtime runs an agent whose tool lives in the Rust server
+"$venv_mcp/bin/python" scripts/mcp-runtime.py "$example"

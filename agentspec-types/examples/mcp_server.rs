@@ -7,9 +7,9 @@
 //! ```
 //!
 //! `stdio` serves one client on stdin and stdout; `http` serves streamable HTTP on
-//! 127.0.0.1 and prints its URL on stdout; `document URL` prints an agent whose tools are
-//! the `MCPTool`s of the server at `URL` (`stdio` for a `StdioTransport` that starts this
-//! example). With `MCP_EXAMPLE_CALLS=FILE`, each call appends its tool and arguments to FILE
+//! 127.0.0.1 and prints its URL on stdout; `document URL [LLM_URL]` prints an agent whose
+//! tools are the `MCPTool`s of the server at `URL` (`stdio` for a `StdioTransport` that
+//! starts this example), and `toolbox-document` the same agent with one `MCPToolBox`. With `MCP_EXAMPLE_CALLS=FILE`, each call appends its tool and arguments to FILE
 //! as a JSON line (the end-to-end tests read it).
 
 use agentspec_types::mcp::{HttpOptions, McpServer};
@@ -106,8 +106,13 @@ fn toolbox() -> Toolbox {
         .expect("the example's tools are described and named once")
 }
 
-/// The agent, with the tools reached at `url` (or over stdio by starting this example).
-fn document(url: &str, llm_url: &str) -> Result<Document, agentspec_types::LoadError> {
+/// The agent, with the tools reached at `url` (or over stdio by starting this example): one
+/// `MCPTool` each, or one `MCPToolBox` for all.
+fn document(
+    url: &str,
+    llm_url: &str,
+    toolbox_component: bool,
+) -> Result<Document, agentspec_types::LoadError> {
     let transport: ClientTransport = if url == "stdio" {
         let example = std::env::current_exe().map_or_else(
             |_| "mcp_server".to_owned(),
@@ -128,10 +133,17 @@ fn document(url: &str, llm_url: &str) -> Result<Document, agentspec_types::LoadE
         llm,
         "You help travellers with the weather and with money.",
     )
-    .with_id("travel_helper")
-    .with_tools(toolbox().mcp_tools(transport));
+    .with_id("travel_helper");
+    let agent = if toolbox_component {
+        agent.with_toolboxes([toolbox().mcp_toolbox("travel_toolbox", transport)])
+    } else {
+        agent.with_tools(toolbox().mcp_tools(transport))
+    };
     Document::at_min_version(agent)
 }
+
+const USAGE: &str =
+    "usage: mcp_server stdio | http [PORT] | (document | toolbox-document) (URL | stdio) [LLM_URL]";
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -151,15 +163,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("{}", http.url());
             http.run_until_signal().await?;
         }
-        ["document", url, rest @ ..] => {
-            let llm_url = rest.first().copied().unwrap_or("http://127.0.0.1:8000/v1");
-            print!("{}", document(url, llm_url)?.to_json_pretty());
+        [which @ ("document" | "toolbox-document"), url, rest @ ..] => {
+            let llm_url = rest.first().copied().unwrap_or("http://127.0.0.1:8000");
+            let doc = document(url, llm_url, *which == "toolbox-document")?;
+            print!("{}", doc.to_json_pretty());
         }
-        _ => {
-            return Err(
-                "usage: mcp_server stdio | http [PORT] | document (URL | stdio) [LLM_URL]".into(),
-            );
-        }
+        _ => return Err(USAGE.into()),
     }
     Ok(())
 }

@@ -49,8 +49,8 @@ use hyper::service::Service as _;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -58,9 +58,14 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 use crate::tool::{ToolError, ToolSpec, Toolbox};
+
+/// The MCP Rust SDK this module is built on, for its types (the same version).
+pub use rmcp;
+pub use rmcp::model::{CallToolResult, Tool};
+/// Stops [`McpServer::serve_io`] and an [`HttpServer`] when cancelled.
+pub use tokio_util::sync::CancellationToken;
 
 /// How long a stopping HTTP server waits for the requests under way.
 const GRACE: Duration = Duration::from_secs(5);
@@ -168,15 +173,14 @@ impl McpServer {
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
         use rmcp::service::ServerInitializeError;
-        let running =
-            match rmcp::service::serve_server_with_ct(self, (read, write), cancel).await {
-                Ok(running) => running,
-                // the input ended (or the server was stopped) before a session began
-                Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
-                    return Ok(());
-                }
-                Err(e) => return Err(ServeError::Initialize(Box::new(e))),
-            };
+        let running = match rmcp::service::serve_server_with_ct(self, (read, write), cancel).await {
+            Ok(running) => running,
+            // the input ended (or the server was stopped) before a session began
+            Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
+                return Ok(());
+            }
+            Err(e) => return Err(ServeError::Initialize(Box::new(e))),
+        };
         running.waiting().await.map_err(ServeError::Task)?;
         Ok(())
     }
@@ -402,7 +406,8 @@ async fn accept(
     Ok(())
 }
 
-fn not_found() -> hyper::Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>> {
+fn not_found()
+-> hyper::Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>> {
     use http_body_util::BodyExt;
     let body = http_body_util::Full::new(Bytes::from_static(b"not an MCP endpoint\n")).boxed();
     let mut response = hyper::Response::new(body);
@@ -481,7 +486,13 @@ fn failure(error: &ToolError) -> CallToolResult {
                 if errors.len() == 1 { "" } else { "s" }
             );
             for e in errors {
-                let _ = write!(text, "\n{} {}: {}", e.code, display_pointer(&e.pointer), e.reason);
+                let _ = write!(
+                    text,
+                    "\n{} {}: {}",
+                    e.code,
+                    display_pointer(&e.pointer),
+                    e.reason
+                );
             }
         }
         other => {

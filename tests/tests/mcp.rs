@@ -1,0 +1,341 @@
+//! A `Toolbox` served over MCP (`agentspec_types::mcp`): each tool's MCP description agrees
+//! with its Agent Spec one; calls run the functions, and bad arguments, errors and panics
+//! come back as tool errors that name every problem; a session over a byte stream ends at
+//! the end of its input; the HTTP server binds to loopback, answers 404 off its path and
+//! stops. The MCP Python SDK and wayflowcore drive the example server in `.ci/run`
+//! (scripts/mcp-e2e.sh).
+
+use agentspec_types::mcp::{CancellationToken, HttpOptions, McpServer};
+use agentspec_types::schemars::JsonSchema;
+use agentspec_types::tool::Toolbox;
+use agentspec_types::{Agent, Document, StreamableHTTPTransport, VllmConfig, tool};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+/// Says nothing.
+#[tool]
+fn noop() {}
+
+/// Doubles a number.
+#[tool(output(title = "doubled"))]
+fn double(
+    /// The number.
+    x: f64,
+    #[arg(default = 1)] times: u32,
+) -> f64 {
+    x * 2.0 * f64::from(times)
+}
+
+/// Where a city is.
+#[derive(Serialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Place {
+    lat: f64,
+    lon: f64,
+}
+
+/// Finds a city.
+#[tool]
+fn locate(city: String) -> Place {
+    let _ = city;
+    Place {
+        lat: 47.4,
+        lon: 8.5,
+    }
+}
+
+/// Splits a name.
+#[tool(outputs = fields)]
+fn split(name: String) -> Place {
+    Place {
+        lat: name.len() as f64,
+        lon: 0.0,
+    }
+}
+
+/// Fails on request.
+#[tool]
+fn fragile(fail: bool) -> Result<String, std::io::Error> {
+    if fail {
+        return Err(std::io::Error::other("asked to fail"));
+    }
+    Ok("fine".to_owned())
+}
+
+/// Panics.
+#[tool]
+fn explode(city: String) -> u32 {
+    panic!("no forecast for {city}")
+}
+
+fn server() -> McpServer {
+    let toolbox = Toolbox::new()
+        .with(NoopTool)
+        .and_then(|t| t.with(DoubleTool))
+        .and_then(|t| t.with(LocateTool))
+        .and_then(|t| t.with(SplitTool))
+        .and_then(|t| t.with(FragileTool))
+        .and_then(|t| t.with(ExplodeTool))
+        .unwrap();
+    McpServer::new(toolbox)
+}
+
+fn tool<'a>(server: &'a McpServer, name: &str) -> &'a agentspec_types::mcp::Tool {
+    server.tools().iter().find(|t| t.name == name).unwrap()
+}
+
+fn object(value: &Value) -> Value {
+    value.clone()
+}
+
+#[test]
+fn descriptions_agree_with_agent_spec() {
+    let server = server();
+    let names: Vec<&str> = server.tools().iter().map(|t| &*t.name).collect();
+    assert_eq!(
+        names,
+        ["noop", "double", "locate", "split", "fragile", "explode"]
+    );
+    for spec in server.toolbox().specs() {
+        let listed = tool(&server, spec.name());
+        assert_eq!(listed.description.as_deref(), spec.description());
+        let properties = &listed.input_schema["properties"];
+        for input in spec.inputs() {
+            let title = input["title"].as_str().unwrap();
+            assert_eq!(properties[title], Value::Object(input.clone()), "{title}");
+        }
+        assert_eq!(listed.input_schema["additionalProperties"], json!(false));
+    }
+    let double = tool(&server, "double");
+    assert_eq!(double.input_schema["required"], json!(["x"]));
+    // one output that is no object: wrapped in `result`
+    assert_eq!(
+        object(&Value::Object(
+            (*double.output_schema.clone().unwrap()).clone()
+        )),
+        json!({
+            "type": "object",
+            "properties": {"result": {"title": "doubled", "type": "number"}},
+            "required": ["result"]
+        })
+    );
+    // one object output: its own schema
+    let locate = tool(&server, "locate");
+    let spec = server.toolbox().get("locate").unwrap().spec().unwrap();
+    assert_eq!(**locate.output_schema.as_ref().unwrap(), spec.outputs()[0]);
+    // several outputs: a `result` tuple
+    let split = tool(&server, "split");
+    let schema = split.output_schema.as_ref().unwrap();
+    assert_eq!(
+        schema["properties"]["result"]["prefixItems"],
+        json!([{"title": "lat", "type": "number"}, {"title": "lon", "type": "number"}])
+    );
+    assert_eq!(schema["properties"]["result"]["minItems"], json!(2));
+    // no output: no schema
+    assert!(tool(&server, "noop").output_schema.is_none());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn calls_run_the_functions() {
+    let server = server();
+    let result = server.call("double", json!({"x": 2.5})).await.unwrap();
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(result.structured_content, Some(json!({"result": 5.0})));
+    assert_eq!(result.content[0].as_text().unwrap().text, "5.0");
+
+    let result = server
+        .call("locate", json!({"city": "Zurich"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"lat": 47.4, "lon": 8.5}))
+    );
+    let result = server.call("split", json!({"name": "Ada"})).await.unwrap();
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"result": [3.0, 0.0]}))
+    );
+    assert_eq!(
+        result.content[0].as_text().unwrap().text,
+        r#"{"lat":3.0,"lon":0.0}"#
+    );
+    let result = server
+        .call("fragile", json!({"fail": false}))
+        .await
+        .unwrap();
+    assert_eq!(result.content[0].as_text().unwrap().text, "fine");
+    assert_eq!(result.structured_content, Some(json!({"result": "fine"})));
+    let result = server.call("noop", json!({})).await.unwrap();
+    assert_eq!(result.structured_content, None);
+}
+
+fn error_text(result: &agentspec_types::mcp::CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn failures_are_tool_errors_and_the_server_goes_on() {
+    let server = server();
+    let text = error_text(
+        &server
+            .call("double", json!({"x": "two", "times": -1, "y": 0}))
+            .await
+            .unwrap(),
+    );
+    assert!(
+        text.starts_with("invalid arguments for tool `double` (3 problems):"),
+        "{text}"
+    );
+    for line in [
+        "\ninvalid-argument /x: ",
+        "\ninvalid-argument /times: ",
+        "\nunknown-argument /y: ",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    let text = error_text(&server.call("double", json!([1])).await.unwrap());
+    assert!(text.contains("arguments-not-object /:"), "{text}");
+
+    let text = error_text(&server.call("fragile", json!({"fail": true})).await.unwrap());
+    assert_eq!(text, "tool `fragile` failed: asked to fail (tool-failed)");
+
+    let text = error_text(&server.call("explode", json!({"city": "Oz"})).await.unwrap());
+    assert_eq!(
+        text,
+        "tool `explode` panicked: no forecast for Oz (tool-panicked)"
+    );
+
+    let unknown = server.call("nope", json!({})).await.unwrap_err();
+    assert_eq!(unknown.code.0, -32602);
+    assert!(unknown.message.contains("no tool named `nope`"));
+
+    // still serving
+    let result = server.call("double", json!({"x": 1})).await.unwrap();
+    assert_eq!(result.structured_content, Some(json!({"result": 2.0})));
+}
+
+/// Sends one JSON-RPC message as a line.
+async fn send(to: &mut (impl AsyncWriteExt + Unpin), message: Value) {
+    let mut line = message.to_string();
+    line.push('\n');
+    to.write_all(line.as_bytes()).await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_session_over_a_byte_stream_ends_with_its_input() {
+    let (client, server_side) = tokio::io::duplex(1 << 16);
+    let (server_read, server_write) = tokio::io::split(server_side);
+    let serving =
+        tokio::spawn(server().serve_io((server_read, server_write), CancellationToken::new()));
+    let (client_read, mut client_write) = tokio::io::split(client);
+    let mut lines = BufReader::new(client_read).lines();
+    let mut next = async || -> Value {
+        serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap()
+    };
+
+    send(
+        &mut client_write,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}}),
+    )
+    .await;
+    let init = next().await;
+    assert_eq!(init["result"]["serverInfo"]["name"], "agentspec-toolbox");
+    assert!(init["result"]["capabilities"]["tools"].is_object());
+    send(
+        &mut client_write,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    send(
+        &mut client_write,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    )
+    .await;
+    let list = next().await;
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        list["result"]["tools"][1]["inputSchema"]["required"],
+        json!(["x"])
+    );
+    send(
+        &mut client_write,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "double", "arguments": {"x": 21}}}),
+    )
+    .await;
+    let call = next().await;
+    assert_eq!(call["result"]["structuredContent"], json!({"result": 42.0}));
+    send(
+        &mut client_write,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+               "params": {"name": "explode", "arguments": {"city": "Oz"}}}),
+    )
+    .await;
+    let call = next().await;
+    assert_eq!(call["result"]["isError"], json!(true));
+    // end of input: the session ends, cleanly
+    client_write.shutdown().await.unwrap();
+    drop(client_write);
+    serving.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_http_server_listens_on_loopback_and_stops() {
+    let http = server().bind_http(HttpOptions::new()).await.unwrap();
+    assert!(http.local_addr().ip().is_loopback());
+    assert_eq!(http.url(), format!("http://{}/mcp", http.local_addr()));
+    let mut stream = tokio::net::TcpStream::connect(http.local_addr())
+        .await
+        .unwrap();
+    stream
+        .write_all(b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut response = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut stream, &mut response)
+        .await
+        .unwrap();
+    assert!(response.starts_with("HTTP/1.1 404"), "{response}");
+    let addr = http.local_addr();
+    http.shutdown().await.unwrap();
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+}
+
+#[test]
+fn the_toolbox_writes_mcp_tools_and_an_mcp_toolbox() {
+    let server = server();
+    let transport =
+        StreamableHTTPTransport::new("tools", "http://127.0.0.1:8808/mcp").with_id("tools");
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let agent = Agent::new("a", llm, "You help.")
+        .with_id("a")
+        .with_tools(server.toolbox().mcp_tools(transport.clone()))
+        .with_toolboxes([server.toolbox().mcp_toolbox("all", transport)]);
+    let json = Document::at_min_version(agent).unwrap().to_json_pretty();
+    let back = Document::from_json_str(&json).unwrap();
+    assert_eq!(back.to_json_pretty(), json);
+    let value: Value = serde_json::from_str(&json).unwrap();
+    let tools = value["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 6);
+    assert_eq!(tools[1]["component_type"], "MCPTool");
+    assert_eq!(tools[1]["name"], "double");
+    // the transport is written once, then referenced
+    for tool in tools {
+        assert_eq!(tool["client_transport"], json!({"$component_ref": "tools"}));
+    }
+    assert_eq!(
+        value["$referenced_components"]["tools"]["component_type"],
+        "StreamableHTTPTransport"
+    );
+    let toolbox = &value["toolboxes"][0];
+    assert_eq!(toolbox["component_type"], "MCPToolBox");
+    assert_eq!(
+        toolbox["tool_filter"],
+        json!(["noop", "double", "locate", "split", "fragile", "explode"])
+    );
+}
