@@ -54,6 +54,16 @@ enum Command {
         /// Do not report the warnings of CODE (errors cannot be allowed). Repeatable.
         #[arg(long, value_name = "CODE")]
         allow: Vec<String>,
+        /// Also connect to the MCP servers the documents' `MCPTool`s and `MCPToolBox`es name,
+        /// and report every tool they lack and every input or output whose type does not
+        /// convert (`mcp-*` codes). Opens connections; runs commands only with `--allow-stdio`.
+        #[cfg(feature = "mcp")]
+        #[arg(long)]
+        mcp_servers: bool,
+        /// With `--mcp-servers`: start the commands `StdioTransport`s name.
+        #[cfg(feature = "mcp")]
+        #[arg(long, requires = "mcp_servers")]
+        allow_stdio: bool,
     },
     /// Load a document and write it to stdout in pyagentspec's layout (with `--write`, back
     /// to its file).
@@ -204,9 +214,18 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             keep_unknown,
             deny,
             allow,
+            #[cfg(feature = "mcp")]
+            mcp_servers,
+            #[cfg(feature = "mcp")]
+            allow_stdio,
         } => match Supplied::load(components.as_ref(), values.as_ref(), err) {
             Ok(mut supplied) => {
                 supplied.keep_unknown = keep_unknown;
+                #[cfg(feature = "mcp")]
+                {
+                    supplied.servers = mcp_servers
+                        .then(|| agentspec_types::mcp::ServerCheck::new().allow_stdio(allow_stdio));
+                }
                 let levels = deny.into_iter().fold(Levels::new(), Levels::deny);
                 supplied.levels = allow.into_iter().fold(levels, Levels::allow);
                 let problems = supplied.levels.problems();
@@ -433,6 +452,8 @@ fn split(
         values: None,
         keep_unknown: false,
         levels: Levels::new(),
+        #[cfg(feature = "mcp")]
+        servers: None,
     };
     let (doc, format) = match load(file, &none, err) {
         Ok(d) => d,
@@ -551,6 +572,9 @@ struct Supplied {
     keep_unknown: bool,
     /// `--deny` and `--allow`.
     levels: Levels,
+    /// `--mcp-servers` (with `--allow-stdio`).
+    #[cfg(feature = "mcp")]
+    servers: Option<agentspec_types::mcp::ServerCheck>,
 }
 
 impl Supplied {
@@ -574,6 +598,8 @@ impl Supplied {
             values,
             keep_unknown: false,
             levels: Levels::new(),
+            #[cfg(feature = "mcp")]
+            servers: None,
         })
     }
 
@@ -622,6 +648,10 @@ fn check(
             match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
                 Ok(doc) => {
                     let mut found = doc.validate_with(&supplied.levels);
+                    #[cfg(feature = "mcp")]
+                    if let Some(servers) = &supplied.servers {
+                        found.extend(check_servers(servers, &doc, path, err));
+                    }
                     locate(&mut found, &loaded.text, loaded.format);
                     let mut all = doc.warnings().to_vec();
                     all.extend(found);
@@ -664,6 +694,53 @@ fn check(
         return 2;
     }
     code
+}
+
+/// `--mcp-servers`: the document's MCP tools against their servers; each server reached is
+/// reported on `err` with the tools it offers.
+#[cfg(feature = "mcp")]
+fn check_servers(
+    check: &agentspec_types::mcp::ServerCheck,
+    doc: &Document,
+    path: &std::path::Path,
+    err: &mut dyn Write,
+) -> Vec<Diagnostic> {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            return vec![Diagnostic::error(
+                "mcp-server-unreachable",
+                format!("cannot start the runtime that reaches MCP servers: {e}"),
+                "",
+                None,
+            )];
+        }
+    };
+    let report = runtime.block_on(check.check(doc));
+    for server in &report.servers {
+        let _ = match &server.tools {
+            Some(tools) => writeln!(
+                err,
+                "{}: MCP server `{}` ({}): {} tool(s): {}",
+                path.display(),
+                server.transport,
+                server.endpoint,
+                tools.len(),
+                tools.join(", ")
+            ),
+            None => writeln!(
+                err,
+                "{}: MCP server `{}` ({}): not reached",
+                path.display(),
+                server.transport,
+                server.endpoint
+            ),
+        };
+    }
+    report.diagnostics
 }
 
 /// The source line of a diagnostic with a marker under its column, as rustc shows it.

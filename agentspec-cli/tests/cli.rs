@@ -676,3 +676,70 @@ fn thousands_of_dangling_references_give_a_bounded_report() {
     );
     assert!(report.len() < 1_000 * (n + 1), "{}", report.len());
 }
+
+/// `check --mcp-servers`: a stdio command runs only with `--allow-stdio`; a server that does
+/// not answer is an error located at the transport; without the flag nothing is reached.
+#[test]
+fn check_reaches_mcp_servers_only_when_asked() {
+    let dir = std::env::temp_dir().join(format!("agentspec-cli-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("agent.yaml");
+    std::fs::write(
+        &path,
+        "\
+component_type: Agent
+id: a
+name: a
+llm_config: {component_type: VllmConfig, id: llm, name: llm, url: 'http://localhost:8000', model_id: m}
+system_prompt: You help.
+tools:
+- component_type: MCPTool
+  id: t1
+  name: lookup
+  client_transport:
+    component_type: StdioTransport
+    id: local
+    name: local
+    command: no-such-command-xyz
+- component_type: MCPTool
+  id: t2
+  name: fetch
+  client_transport:
+    component_type: StreamableHTTPTransport
+    id: closed
+    name: closed
+    url: http://127.0.0.1:1/mcp
+agentspec_version: 26.1.0
+",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let out = agentspec(&["check", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = agentspec(&["check", "--mcp-servers", file]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = stdout(&out);
+    assert!(
+        shown.contains(&format!(
+            "{file}:10:3: error[mcp-stdio-refused]: the StdioTransport would run `no-such-command-xyz`"
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!("{file}:18:3: error[mcp-server-unreachable]: the MCP server at http://127.0.0.1:1/mcp could not be asked for its tools")),
+        "{shown}"
+    );
+    let out = agentspec(&["check", "--mcp-servers", "--allow-stdio", file]);
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("error[mcp-server-unreachable]: the MCP server `no-such-command-xyz` could not be asked for its tools: cannot start it"),
+        "{shown}"
+    );
+    let out = agentspec(&["check", "--allow-stdio", file]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--allow-stdio needs --mcp-servers"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

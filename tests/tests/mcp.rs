@@ -339,3 +339,181 @@ fn the_toolbox_writes_mcp_tools_and_an_mcp_toolbox() {
         json!(["noop", "double", "locate", "split", "fragile", "explode"])
     );
 }
+
+/// A document that disagrees with the server in every way the check reports.
+fn mismatched(url: &str) -> String {
+    let server = server();
+    let transport = StreamableHTTPTransport::new("tools", url).with_id("tools");
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let agent = Agent::new("a", llm, "You help.")
+        .with_id("a")
+        .with_tools(server.toolbox().mcp_tools(transport.clone()))
+        .with_toolboxes([server.toolbox().mcp_toolbox("all", transport)]);
+    let mut doc: Value =
+        serde_json::from_str(&Document::at_min_version(agent).unwrap().to_json_pretty()).unwrap();
+    let tools = doc["tools"].as_array_mut().unwrap();
+    // noop: renamed, so the server lacks it
+    tools[0]["name"] = json!("noop2");
+    // double: `x` an array (no array converts to a number), an input the server lacks, and
+    // its output an object (a number does not convert to one)
+    tools[1]["inputs"][0]["type"] = json!("array");
+    tools[1]["inputs"][0]["items"] = json!({"type": "number"});
+    tools[1]["inputs"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"title": "precision", "type": "integer"}));
+    tools[1]["outputs"][0] = json!({"title": "doubled", "type": "object"});
+    // locate: its required input `city` left out
+    tools[2]["inputs"] = json!([]);
+    // split: one output where the server has two
+    tools[3]["outputs"].as_array_mut().unwrap().pop();
+    // the toolbox: a tool the server lacks
+    doc["toolboxes"][0]["tool_filter"] = json!(["double", "explode2"]);
+    doc.to_string()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_document_is_checked_against_its_server() {
+    use agentspec_types::mcp::ServerCheck;
+    let http = server().bind_http(HttpOptions::new()).await.unwrap();
+    let text = mismatched(&http.url());
+    let doc = Document::from_json_str(&text).unwrap();
+    let report = ServerCheck::new().check(&doc).await;
+    assert_eq!(report.servers.len(), 1);
+    assert_eq!(report.servers[0].endpoint, http.url());
+    assert_eq!(
+        report.servers[0].tools.as_deref().unwrap(),
+        ["noop", "double", "locate", "split", "fragile", "explode"]
+    );
+    let found: Vec<(&str, &str)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("mcp-tool-missing", "/tools/0"),
+            ("mcp-input-mismatch", "/tools/1/inputs/0"),
+            ("mcp-input-mismatch", "/tools/1/inputs/2"),
+            ("mcp-output-mismatch", "/tools/1/outputs/0"),
+            ("mcp-input-mismatch", "/tools/2/inputs"),
+            ("mcp-output-mismatch", "/tools/3/outputs"),
+            ("mcp-tool-missing", "/toolboxes/0/tool_filter/1"),
+        ],
+        "{:#?}",
+        report.diagnostics
+    );
+    let messages: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages[1],
+        "the input `x` of `double` is array in the document but number on the MCP server"
+    );
+    assert_eq!(
+        messages[4],
+        "the MCP server's tool `locate` requires the input `city`, which the document does not declare"
+    );
+    assert!(report.has_errors());
+    // located like any diagnostic
+    let mut located = report.diagnostics.clone();
+    agentspec_types::locate(&mut located, &text, agentspec_types::Format::Json);
+    assert!(
+        located
+            .iter()
+            .all(|d| d.line.is_some() && d.column.is_some())
+    );
+
+    // the document as the toolbox writes it agrees with the server
+    let server = server();
+    let transport = StreamableHTTPTransport::new("tools", http.url()).with_id("tools");
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let agent = Agent::new("a", llm, "You help.")
+        .with_tools(server.toolbox().mcp_tools(transport.clone()))
+        .with_toolboxes([server.toolbox().mcp_toolbox("all", transport)]);
+    let report = ServerCheck::new()
+        .check(&Document::at_min_version(agent).unwrap())
+        .await;
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    http.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn commands_run_only_when_allowed_and_unreachable_servers_are_reported() {
+    use agentspec_types::mcp::ServerCheck;
+    use agentspec_types::{SSETransport, StdioTransport};
+    use std::time::Duration;
+    let toolbox = Toolbox::new().with(DoubleTool).unwrap();
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    // nothing listens on port 1 of loopback
+    let closed =
+        StreamableHTTPTransport::new("closed", "http://127.0.0.1:1/mcp").with_id("closed_http");
+    let agent = Agent::new("a", llm, "You help.")
+        .with_tools(
+            toolbox.mcp_tools(StdioTransport::new("local", "no-such-command-xyz").with_id("local")),
+        )
+        .with_toolboxes([
+            toolbox.mcp_toolbox(
+                "far",
+                SSETransport::new("far", "http://127.0.0.1:2/sse").with_id("far_sse"),
+            ),
+            toolbox.mcp_toolbox("closed", closed),
+            toolbox.mcp_toolbox(
+                "tls",
+                StreamableHTTPTransport::new("tls", "https://example.invalid/mcp")
+                    .with_id("tls_http"),
+            ),
+        ]);
+    let doc = Document::at_min_version(agent).unwrap();
+    let check = ServerCheck::new().timeout(Duration::from_secs(5));
+    let found = |report: &agentspec_types::mcp::ServerReport| -> Vec<(String, String)> {
+        report
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    format!("{}:{}", d.severity.as_str(), d.code),
+                    d.pointer.clone(),
+                )
+            })
+            .collect()
+    };
+    let report = check.check(&doc).await;
+    assert_eq!(
+        found(&report),
+        [
+            (
+                "error:mcp-stdio-refused".to_owned(),
+                "/tools/0/client_transport".to_owned()
+            ),
+            (
+                "warning:mcp-transport-unsupported".to_owned(),
+                "/toolboxes/0/client_transport".to_owned()
+            ),
+            (
+                "error:mcp-server-unreachable".to_owned(),
+                "/toolboxes/1/client_transport".to_owned()
+            ),
+            (
+                "warning:mcp-transport-unsupported".to_owned(),
+                "/toolboxes/2/client_transport".to_owned()
+            ),
+        ]
+    );
+    assert!(
+        report.diagnostics[0]
+            .message
+            .contains("`no-such-command-xyz`")
+    );
+    let report = check.allow_stdio(true).check(&doc).await;
+    assert_eq!(report.diagnostics[0].code, "mcp-server-unreachable");
+    assert!(
+        report.diagnostics[0].message.contains("cannot start it"),
+        "{}",
+        report.diagnostics[0].message
+    );
+    assert_eq!(report.servers[0].tools, None);
+}

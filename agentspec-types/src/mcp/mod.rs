@@ -19,6 +19,9 @@
 //! - **Logs.** Nothing here logs arguments, results or headers; the server writes nothing
 //!   on stdout but the protocol.
 //!
+//! With the `mcp-client` feature, `ServerCheck` checks a document's `MCPTool`s and
+//! `MCPToolBox`es against the servers they name (`agentspec check --mcp-servers`).
+//!
 //! ```no_run
 //! use agentspec_types::mcp::{HttpOptions, McpServer};
 //! use agentspec_types::tool::Toolbox;
@@ -60,6 +63,11 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 
 use crate::tool::{ToolError, ToolSpec, Toolbox};
+
+#[cfg(feature = "mcp-client")]
+mod check;
+#[cfg(feature = "mcp-client")]
+pub use check::{CheckedServer, ServerCheck, ServerReport};
 
 /// The MCP Rust SDK this module is built on, for its types (the same version).
 pub use rmcp;

@@ -1,0 +1,528 @@
+//! Checking a document's MCP tools against their servers (feature `mcp-client`).
+//!
+//! Only when asked: a check starts the commands a `StdioTransport` names (and only with
+//! [`ServerCheck::allow_stdio`]) and connects to the URLs a `StreamableHTTPTransport`
+//! names. Each server is reached once, however many components name it; every problem is
+//! reported at once, as a [`Diagnostic`] with the JSON pointer of the component or property
+//! (locate them with [`crate::locate`]).
+//!
+//! | code | level | what |
+//! |---|---|---|
+//! | `mcp-tool-missing` | error | the document names a tool the server does not offer |
+//! | `mcp-input-mismatch` | error | an input the server does not take, or of a type that does not convert to the server's; or a required input of the server the document does not declare |
+//! | `mcp-output-mismatch` | error | outputs whose number differs from the server's, or of a type the server's do not convert to |
+//! | `mcp-server-unreachable` | error | the server could not be started, reached, or asked for its tools in time |
+//! | `mcp-stdio-refused` | error | a `StdioTransport`, while stdio commands are not allowed |
+//! | `mcp-transport-unsupported` | warning | a transport this check does not speak (SSE, mTLS, a plugin; an `https` URL) |
+//!
+//! Types convert under the language's rules, as [`Toolbox::bind`](crate::tool::Toolbox::bind)
+//! checks them: the document's inputs to the server's, the server's outputs to the
+//! document's. The server's outputs are read from its `outputSchema` as
+//! [`ToolSpec::mcp_output_schema`](crate::tool::ToolSpec::mcp_output_schema) writes it; a
+//! server without an `outputSchema` returns text, and its outputs are not checked.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::Tool;
+use serde_json::{Map, Value};
+
+use crate::codec::ComponentSet;
+use crate::diagnostic::{Diagnostic, push_pointer_token};
+use crate::document::Document;
+use crate::validate::{castable_properties, property_type_name};
+
+type JsonObject = Map<String, Value>;
+
+/// How to check a document's MCP tools against their servers.
+#[derive(Debug, Clone)]
+pub struct ServerCheck {
+    allow_stdio: bool,
+    timeout: Duration,
+}
+
+impl Default for ServerCheck {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A server the check reached, or tried to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedServer {
+    /// The transport component's id.
+    pub transport: String,
+    /// The command line or URL.
+    pub endpoint: String,
+    /// The tools it offers, by name; `None` when it was not reached.
+    pub tools: Option<Vec<String>>,
+}
+
+/// What a check found.
+#[derive(Debug, Clone, Default)]
+pub struct ServerReport {
+    /// Every server the document names, in document order.
+    pub servers: Vec<CheckedServer>,
+    /// Every problem, in document order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ServerReport {
+    /// Whether any problem is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// An `MCPTool` or `MCPToolBox` of the document.
+struct User<'a> {
+    pointer: String,
+    component: &'a JsonObject,
+}
+
+impl ServerCheck {
+    /// Refuses stdio commands; gives each server ten seconds to start and list its tools.
+    pub fn new() -> Self {
+        ServerCheck {
+            allow_stdio: false,
+            timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Starts the commands `StdioTransport`s name (they run with this process's rights).
+    pub fn allow_stdio(mut self, allow: bool) -> Self {
+        self.allow_stdio = allow;
+        self
+    }
+
+    /// How long each server has to start and list its tools.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Connects to every server the document's `MCPTool`s and `MCPToolBox`es name, and
+    /// compares what they offer with what the document says. Needs a Tokio runtime.
+    pub async fn check<C: ComponentSet + Send + Sync>(&self, doc: &Document<C>) -> ServerReport {
+        let value = doc.to_value();
+        let mut ids = HashMap::new();
+        let mut users = Vec::new();
+        collect(&value, String::new(), &mut ids, &mut users);
+        // the servers, in order of first use
+        let mut order: Vec<String> = Vec::new();
+        let mut by_server: HashMap<String, (Option<&JsonObject>, Vec<&User<'_>>)> = HashMap::new();
+        for user in &users {
+            let transport = match user.component.get("client_transport") {
+                Some(Value::Object(t)) => match t.get("$component_ref").and_then(Value::as_str) {
+                    Some(id) => ids.get(id).copied(),
+                    None => Some(t),
+                },
+                _ => None,
+            };
+            let key = transport
+                .and_then(|t| t.get("id"))
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("#{}", user.pointer), str::to_owned);
+            let entry = by_server.entry(key.clone()).or_insert_with(|| {
+                order.push(key);
+                (transport, Vec::new())
+            });
+            entry.1.push(user);
+        }
+        let mut report = ServerReport::default();
+        for key in order {
+            let (transport, users) = &by_server[&key];
+            let at = format!("{}/client_transport", users[0].pointer);
+            let Some(transport) = transport else {
+                continue; // an unresolved reference: loading reports it
+            };
+            let (endpoint, listed) = self.list(transport, &at).await;
+            report.servers.push(CheckedServer {
+                transport: text(transport, "id").to_owned(),
+                endpoint,
+                tools: listed
+                    .as_ref()
+                    .ok()
+                    .map(|tools| tools.iter().map(|t| t.name.to_string()).collect()),
+            });
+            match listed {
+                Ok(tools) => {
+                    for user in users {
+                        compare(user, &tools, &ids, &mut report.diagnostics);
+                    }
+                }
+                Err(diagnostic) => report.diagnostics.push(diagnostic),
+            }
+        }
+        report
+    }
+
+    /// The endpoint's description, and its tools or why they could not be listed.
+    async fn list(
+        &self,
+        transport: &JsonObject,
+        at: &str,
+    ) -> (String, Result<Vec<Tool>, Diagnostic>) {
+        let kind = text(transport, "component_type");
+        let unreachable = |endpoint: &str, why: String| {
+            Diagnostic::error(
+                "mcp-server-unreachable",
+                format!("the MCP server {endpoint} could not be asked for its tools: {why}"),
+                at,
+                None,
+            )
+        };
+        match kind {
+            "StdioTransport" => {
+                let command = text(transport, "command");
+                let args: Vec<&str> = transport
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                let endpoint = std::iter::once(command)
+                    .chain(args.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !self.allow_stdio {
+                    let d = Diagnostic::error(
+                        "mcp-stdio-refused",
+                        format!(
+                            "the StdioTransport would run `{endpoint}`; commands run only when \
+                             allowed (`ServerCheck::allow_stdio`, `--allow-stdio`)"
+                        ),
+                        at,
+                        None,
+                    );
+                    return (endpoint, Err(d));
+                }
+                let mut command = tokio::process::Command::new(command);
+                command.args(&args);
+                if let Some(env) = transport.get("env").and_then(Value::as_object) {
+                    command.envs(env.iter().filter_map(|(k, v)| Some((k, v.as_str()?))));
+                }
+                if let Some(cwd) = transport.get("cwd").and_then(Value::as_str) {
+                    command.current_dir(cwd);
+                }
+                let listed = self
+                    .within(async {
+                        let process = rmcp::transport::TokioChildProcess::builder(command)
+                            .stderr(std::process::Stdio::null())
+                            .spawn()
+                            .map(|(process, _)| process)
+                            .map_err(|e| format!("cannot start it: {e}"))?;
+                        list_tools(().serve(process).await.map_err(|e| reason(&e))?).await
+                    })
+                    .await;
+                let listed = listed.map_err(|why| unreachable(&format!("`{endpoint}`"), why));
+                (endpoint, listed)
+            }
+            "StreamableHTTPTransport" => {
+                let url = text(transport, "url").to_owned();
+                if !url.starts_with("http://") {
+                    let d = Diagnostic::warning(
+                        "mcp-transport-unsupported",
+                        format!("`{url}` is not checked: the check speaks plain `http://` only"),
+                        at,
+                        None,
+                    );
+                    return (url, Err(d));
+                }
+                let headers = transport
+                    .get("headers")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(k, v)| {
+                        Some((
+                            hyper::header::HeaderName::from_bytes(k.as_bytes()).ok()?,
+                            hyper::header::HeaderValue::from_str(v.as_str()?).ok()?,
+                        ))
+                    })
+                    .collect();
+                use rmcp::transport::StreamableHttpClientTransport;
+                use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(headers);
+                let listed = self
+                    .within(async {
+                        let transport = StreamableHttpClientTransport::from_config(config);
+                        list_tools(().serve(transport).await.map_err(|e| reason(&e))?).await
+                    })
+                    .await;
+                let listed = listed.map_err(|why| unreachable(&format!("at {url}"), why));
+                (url, listed)
+            }
+            other => {
+                let d = Diagnostic::warning(
+                    "mcp-transport-unsupported",
+                    format!(
+                        "a `{other}` is not checked: the check speaks stdio and streamable HTTP"
+                    ),
+                    at,
+                    None,
+                );
+                (other.to_owned(), Err(d))
+            }
+        }
+    }
+
+    async fn within<T>(&self, work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(result) => result,
+            Err(_) => Err(format!("no answer within {:?}", self.timeout)),
+        }
+    }
+}
+
+/// The tools of a running client session, which then ends.
+async fn list_tools<S>(
+    client: rmcp::service::RunningService<rmcp::RoleClient, S>,
+) -> Result<Vec<Tool>, String>
+where
+    S: rmcp::Service<rmcp::RoleClient>,
+{
+    let tools = client.list_all_tools().await.map_err(|e| reason(&e));
+    let _ = client.cancel().await;
+    tools
+}
+
+/// An rmcp error as a reason, without the transport's Rust type rmcp names in it.
+fn reason(error: &dyn std::fmt::Display) -> String {
+    let text = error.to_string();
+    match text.rsplit_once("] error: ") {
+        Some((_, rest)) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// Every component with an id (for references), and every `MCPTool` and `MCPToolBox`.
+fn collect<'a>(
+    value: &'a Value,
+    pointer: String,
+    ids: &mut HashMap<&'a str, &'a JsonObject>,
+    users: &mut Vec<User<'a>>,
+) {
+    match value {
+        Value::Object(map) => {
+            if let (Some(id), Some(_)) = (
+                map.get("id").and_then(Value::as_str),
+                map.get("component_type"),
+            ) {
+                ids.entry(id).or_insert(map);
+            }
+            if matches!(
+                map.get("component_type").and_then(Value::as_str),
+                Some("MCPTool" | "MCPToolBox")
+            ) {
+                users.push(User {
+                    pointer: pointer.clone(),
+                    component: map,
+                });
+            }
+            for (k, child) in map {
+                let mut p = pointer.clone();
+                push_pointer_token(&mut p, k);
+                collect(child, p, ids, users);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                collect(child, format!("{pointer}/{i}"), ids, users);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn text<'a>(map: &'a JsonObject, key: &str) -> &'a str {
+    map.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn title(property: &JsonObject) -> &str {
+    text(property, "title")
+}
+
+/// Compares one `MCPTool` or `MCPToolBox` with the server's tools.
+fn compare(
+    user: &User<'_>,
+    tools: &[Tool],
+    ids: &HashMap<&str, &JsonObject>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let c = user.component;
+    if text(c, "component_type") == "MCPTool" {
+        compare_tool(c, &user.pointer, tools, out);
+        return;
+    }
+    let Some(filter) = c.get("tool_filter").and_then(Value::as_array) else {
+        return; // every tool the server offers
+    };
+    for (i, entry) in filter.iter().enumerate() {
+        let pointer = format!("{}/tool_filter/{i}", user.pointer);
+        match entry {
+            Value::String(name) => {
+                if !tools.iter().any(|t| t.name == name.as_str()) {
+                    out.push(missing(name, &pointer, tools));
+                }
+            }
+            Value::Object(spec) => {
+                let spec = match spec.get("$component_ref").and_then(Value::as_str) {
+                    Some(id) => match ids.get(id) {
+                        Some(spec) => spec,
+                        None => continue,
+                    },
+                    None => spec,
+                };
+                compare_tool(spec, &pointer, tools, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn missing(name: &str, pointer: &str, tools: &[Tool]) -> Diagnostic {
+    let offered: Vec<String> = tools.iter().map(|t| format!("`{}`", t.name)).collect();
+    Diagnostic::error(
+        "mcp-tool-missing",
+        format!(
+            "the MCP server offers no tool `{name}`; it offers {}",
+            if offered.is_empty() {
+                "none".to_owned()
+            } else {
+                offered.join(", ")
+            }
+        ),
+        pointer,
+        None,
+    )
+}
+
+/// Compares a tool's description (an `MCPTool` or `MCPToolSpec`) with the server's.
+fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Diagnostic>) {
+    let name = text(c, "name");
+    let Some(tool) = tools.iter().find(|t| t.name == name) else {
+        out.push(missing(name, pointer, tools));
+        return;
+    };
+    let declared = |key: &str| -> Vec<(String, &JsonObject)> {
+        c.get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(i, p)| Some((format!("{pointer}/{key}/{i}"), p.as_object()?)))
+            .collect()
+    };
+    // inputs: the document's convert to the server's; the server's required ones are declared
+    let properties: Vec<(&str, &JsonObject)> = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_object()?)))
+        .collect();
+    let required: Vec<&str> = tool
+        .input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let inputs = declared("inputs");
+    let input_mismatch = |pointer: String, message: String| {
+        Diagnostic::error("mcp-input-mismatch", message, pointer, None)
+    };
+    for (p, input) in &inputs {
+        let t = title(input);
+        match properties.iter().find(|(k, _)| *k == t) {
+            None => {
+                let names: Vec<String> = properties.iter().map(|(k, _)| format!("`{k}`")).collect();
+                out.push(input_mismatch(
+                    p.clone(),
+                    format!(
+                        "the input `{t}` of `{name}` is not one the MCP server takes ({})",
+                        if names.is_empty() {
+                            "it takes none".to_owned()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            }
+            Some((_, theirs)) if !castable_properties(input, theirs) => out.push(input_mismatch(
+                p.clone(),
+                format!(
+                    "the input `{t}` of `{name}` is {} in the document but {} on the MCP server",
+                    property_type_name(input),
+                    property_type_name(theirs)
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    for r in required {
+        if !inputs.iter().any(|(_, d)| title(d) == r) {
+            out.push(input_mismatch(
+                format!("{pointer}/inputs"),
+                format!("the MCP server's tool `{name}` requires the input `{r}`, which the document does not declare"),
+            ));
+        }
+    }
+    // outputs: the server's convert to the document's
+    let Some(schema) = &tool.output_schema else {
+        return; // text results: nothing to compare
+    };
+    let theirs = server_outputs(schema);
+    let outputs = declared("outputs");
+    if outputs.len() != theirs.len() {
+        out.push(Diagnostic::error(
+            "mcp-output-mismatch",
+            format!(
+                "the document gives `{name}` {} output(s), the MCP server {}",
+                outputs.len(),
+                theirs.len()
+            ),
+            format!("{pointer}/outputs"),
+            None,
+        ));
+        return;
+    }
+    for ((p, mine), server) in outputs.iter().zip(&theirs) {
+        if !castable_properties(server, mine) {
+            out.push(Diagnostic::error(
+                "mcp-output-mismatch",
+                format!(
+                    "the output `{}` of `{name}` is {} in the document but {} on the MCP server",
+                    title(mine),
+                    property_type_name(mine),
+                    property_type_name(server)
+                ),
+                p.clone(),
+                None,
+            ));
+        }
+    }
+}
+
+/// A server's outputs, read back from its `outputSchema` (the inverse of
+/// `ToolSpec::mcp_output_schema`).
+fn server_outputs(schema: &JsonObject) -> Vec<&JsonObject> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let wrapped = properties
+        .filter(|p| p.len() == 1)
+        .and_then(|p| p.get("result"))
+        .and_then(Value::as_object);
+    match wrapped {
+        Some(result) => match result.get("prefixItems").and_then(Value::as_array) {
+            Some(items) => items.iter().filter_map(Value::as_object).collect(),
+            None => vec![result],
+        },
+        None => vec![schema],
+    }
+}
