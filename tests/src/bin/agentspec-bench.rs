@@ -1,10 +1,11 @@
-//! `agentspec-bench [--quick] [--hostile | --yaml]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
+//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
 //! LLM nodes for profiling by hand): loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
 //! Then times calling `#[tool]` functions from JSON arguments, through the tool and
 //! through a `Toolbox`, against calling the function directly and against hand-written
-//! serde glue, in the same run.
+//! serde glue, in the same run; and one call over MCP (stdio and streamable HTTP, the server
+//! in another process) against a direct `Toolbox::call`. `--mcp` runs that table alone.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -252,6 +253,105 @@ fn tool_calls(runs: usize, n: usize) {
     );
 }
 
+/// A toolbox of the benchmark's tools.
+fn bench_toolbox() -> Toolbox {
+    Toolbox::new()
+        .with(AddTool)
+        .and_then(|t| t.with(GetWeatherTool))
+        .expect("registers")
+}
+
+/// One tool call over MCP, as a client in another process makes it, against a direct
+/// `Toolbox::call` with the same arguments: over stdio (this binary started with
+/// `--serve-mcp-stdio`) and over streamable HTTP on loopback (`--serve-mcp-http`). Mean
+/// round trip of `n` calls in a row, fastest of `runs` rounds, one session per transport.
+fn mcp_calls(runs: usize, n: usize) {
+    use agentspec_types::mcp::rmcp::model::CallToolRequestParams;
+    use agentspec_types::mcp::rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+    use agentspec_types::mcp::rmcp::{RoleClient, ServiceExt, service::RunningService};
+    use std::io::BufRead;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let toolbox = bench_toolbox();
+    let me = std::env::current_exe().expect("own path");
+    let args = json!({"city": "Zurich", "unit": "celsius"});
+    let object = args.as_object().expect("an object").clone();
+    let direct = runtime.block_on(async {
+        mean_of(runs, n, async || {
+            toolbox
+                .call("get_weather", args.clone())
+                .await
+                .expect("calls");
+        })
+        .await
+    });
+    let through = |client: RunningService<RoleClient, ()>| {
+        let object = object.clone();
+        runtime.block_on(async move {
+            let mean = mean_of(runs, n, async || {
+                let params =
+                    CallToolRequestParams::new("get_weather").with_arguments(object.clone());
+                let result = client.call_tool(params).await.expect("calls");
+                assert_eq!(result.is_error, Some(false));
+            })
+            .await;
+            let _ = client.cancel().await;
+            mean
+        })
+    };
+    // stdio: a child process
+    let mut command = tokio::process::Command::new(&me);
+    command.arg("--serve-mcp-stdio");
+    let stdio = runtime.block_on(async {
+        let process = TokioChildProcess::new(command).expect("starts the server");
+        ().serve(process).await.expect("a session")
+    });
+    let stdio = through(stdio);
+    // HTTP: a child process listening on loopback
+    let mut server = std::process::Command::new(&me)
+        .arg("--serve-mcp-http")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts the server");
+    let mut url = String::new();
+    std::io::BufReader::new(server.stdout.take().expect("its stdout"))
+        .read_line(&mut url)
+        .expect("its URL");
+    let http = runtime.block_on(async {
+        let transport = StreamableHttpClientTransport::from_uri(url.trim().to_owned());
+        ().serve(transport).await.expect("a session")
+    });
+    let http = through(http);
+    let _ = server.kill();
+    let _ = server.wait();
+    println!();
+    println!("| one call of get_weather | µs per call | / direct |");
+    println!("|---|---:|---:|");
+    for (name, mean) in [
+        ("`Toolbox::call`, in process", direct),
+        ("MCP over stdio (a child process)", stdio),
+        ("MCP over streamable HTTP (loopback)", http),
+    ] {
+        println!("| {name} | {:.1} | {:.0} |", mean * 1e6, mean / direct);
+    }
+}
+
+/// Mean seconds of one `call`, over `n` calls in a row, fastest of `runs` rounds.
+async fn mean_of(runs: usize, n: usize, mut call: impl AsyncFnMut()) -> f64 {
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let start = Instant::now();
+        for _ in 0..n {
+            call().await;
+        }
+        best = best.min(start.elapsed());
+    }
+    best.as_secs_f64() / n as f64
+}
+
 /// `agentspec check` as a whole process against a process that only reads the file and
 /// parses it into `serde_json::Value` (this binary with `--parse-value FILE`), side by side,
 /// on the same files. The `agentspec` binary is looked for next to this one
@@ -462,11 +562,38 @@ fn main() {
         std::fs::write(file, doc.to_json_pretty()).expect("writes");
         return;
     }
+    if let [_, flag] = args.as_slice()
+        && matches!(flag.as_str(), "--serve-mcp-stdio" | "--serve-mcp-http")
+    {
+        // the server side of the MCP rows
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let server = agentspec_types::mcp::McpServer::new(bench_toolbox());
+        runtime.block_on(async {
+            if flag == "--serve-mcp-stdio" {
+                server.serve_stdio().await.expect("serves");
+            } else {
+                let http = server
+                    .bind_http(agentspec_types::mcp::HttpOptions::new())
+                    .await
+                    .expect("binds");
+                println!("{}", http.url());
+                http.run_until_signal().await.expect("serves");
+            }
+        });
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let runs = if quick { 2 } else { 7 };
     if args.iter().any(|a| a == "--hostile") {
         // the growth table alone
         hostile_shapes(runs, quick);
+        return;
+    }
+    if args.iter().any(|a| a == "--mcp") {
+        mcp_calls(runs, if quick { 200 } else { 2_000 });
         return;
     }
     if args.iter().any(|a| a == "--yaml") {
@@ -583,4 +710,5 @@ fn main() {
     hostile_shapes(runs, quick);
     yaml_loads(runs, quick);
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
+    mcp_calls(runs, if quick { 200 } else { 2_000 });
 }
