@@ -364,10 +364,8 @@ fn compare(
     for (i, entry) in filter.iter().enumerate() {
         let pointer = format!("{}/tool_filter/{i}", user.pointer);
         match entry {
-            Value::String(name) => {
-                if !tools.iter().any(|t| t.name == name.as_str()) {
-                    out.push(missing(name, &pointer, tools));
-                }
+            Value::String(name) if !tools.iter().any(|t| t.name == name.as_str()) => {
+                out.push(missing(name, &pointer, tools));
             }
             Value::Object(spec) => {
                 let spec = match spec.get("$component_ref").and_then(Value::as_str) {
