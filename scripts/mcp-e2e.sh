@@ -9,3 +9,36 @@ example=target/debug/examples/mcp_server
 "$venv_mcp/bin/python" scripts/mcp-client.py "$example"
 # an Agent Spec runtime runs an agent whose tool lives in the Rust server
 "$venv_mcp/bin/python" scripts/mcp-runtime.py "$example"
+
+# `agentspec check --mcp-servers` against the running example: the document it writes agrees
+# with it; a deliberately mismatched one is reported in full (scripts/mcp-mismatch.py)
+cargo build --locked --quiet -p agentspec-cli
+tmp=$(mktemp -d)
+"$example" http > "$tmp/url" &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
+url=$(cat "$tmp/url")
+"$example" document "$url" > "$tmp/agent.json"
+target/debug/agentspec check --mcp-servers "$tmp/agent.json"
+"$venv_mcp/bin/python" scripts/mcp-mismatch.py "$tmp/agent.json" "$tmp/mismatched.json"
+set +e
+target/debug/agentspec check --mcp-servers --format json "$tmp/mismatched.json" > "$tmp/found.json"
+status=$?
+set -e
+target/debug/agentspec check --mcp-servers "$tmp/mismatched.json" || true
+"$venv_mcp/bin/python" - "$tmp/found.json" "$status" <<'PY'
+import json, sys
+found = [(d["code"], d["pointer"]) for d in json.load(open(sys.argv[1]))]
+# in the order of their lines, as check prints them
+expected = [
+    ("mcp-input-mismatch", "/tools/0/inputs/2"),
+    ("mcp-tool-missing", "/tools/1"),
+    ("mcp-input-mismatch", "/tools/2/inputs"),
+    ("mcp-input-mismatch", "/tools/2/inputs/0"),
+    ("mcp-output-mismatch", "/tools/2/outputs"),
+]
+assert sys.argv[2] == "1", f"exit {sys.argv[2]}, not 1"
+assert found == expected, f"{found} != {expected}"
+print(f"agentspec check --mcp-servers: {len(found)} problems in the mismatched document, as expected")
+PY
