@@ -141,6 +141,15 @@ def end_of_input():
     done = subprocess.run([EXAMPLE, "stdio"], input=hello + "\n", capture_output=True, text=True, timeout=10)
     check(done.returncode == 0 and '"serverInfo"' in done.stdout, f"stdio: end of input in a session: {done.returncode}")
     print("[stdio] end of input -> exit 0, before and during a session")
+    # a signal ends it cleanly too, input still open
+    process = subprocess.Popen([EXAMPLE, "stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process.stdin.write(hello + "\n")
+    process.stdin.flush()
+    answer = process.stdout.readline()
+    process.send_signal(signal.SIGTERM)
+    code = process.wait(timeout=10)
+    check('"serverInfo"' in answer and code == 0, f"stdio: SIGTERM in a session: exit {code}")
+    print(f"[stdio] SIGTERM in a session -> exit {code}")
 
 
 def pyagentspec_loads_the_documents():

@@ -108,7 +108,7 @@ impl ServerCheck {
         let value = doc.to_value();
         let mut ids = HashMap::new();
         let mut users = Vec::new();
-        collect(&value, String::new(), &mut ids, &mut users);
+        collect(&value, &mut ids, &mut users);
         // the servers, in order of first use
         let mut order: Vec<String> = Vec::new();
         let mut by_server: HashMap<String, (Option<&JsonObject>, Vec<&User<'_>>)> = HashMap::new();
@@ -299,42 +299,45 @@ fn reason(error: &dyn std::fmt::Display) -> String {
     }
 }
 
-/// Every component with an id (for references), and every `MCPTool` and `MCPToolBox`.
+/// Every component with an id (for references), and every `MCPTool` and `MCPToolBox`, in
+/// document order (with a stack of its own: a document may be as deep as loading allows).
 fn collect<'a>(
-    value: &'a Value,
-    pointer: String,
+    root: &'a Value,
     ids: &mut HashMap<&'a str, &'a JsonObject>,
     users: &mut Vec<User<'a>>,
 ) {
-    match value {
-        Value::Object(map) => {
-            if let (Some(id), Some(_)) = (
-                map.get("id").and_then(Value::as_str),
-                map.get("component_type"),
-            ) {
-                ids.entry(id).or_insert(map);
+    let mut stack: Vec<(&Value, String)> = vec![(root, String::new())];
+    while let Some((value, pointer)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let (Some(id), Some(_)) = (
+                    map.get("id").and_then(Value::as_str),
+                    map.get("component_type"),
+                ) {
+                    ids.entry(id).or_insert(map);
+                }
+                for (k, child) in map.iter().rev() {
+                    let mut p = pointer.clone();
+                    push_pointer_token(&mut p, k);
+                    stack.push((child, p));
+                }
+                if matches!(
+                    map.get("component_type").and_then(Value::as_str),
+                    Some("MCPTool" | "MCPToolBox")
+                ) {
+                    users.push(User {
+                        pointer,
+                        component: map,
+                    });
+                }
             }
-            if matches!(
-                map.get("component_type").and_then(Value::as_str),
-                Some("MCPTool" | "MCPToolBox")
-            ) {
-                users.push(User {
-                    pointer: pointer.clone(),
-                    component: map,
-                });
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate().rev() {
+                    stack.push((child, format!("{pointer}/{i}")));
+                }
             }
-            for (k, child) in map {
-                let mut p = pointer.clone();
-                push_pointer_token(&mut p, k);
-                collect(child, p, ids, users);
-            }
+            _ => {}
         }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                collect(child, format!("{pointer}/{i}"), ids, users);
-            }
-        }
-        _ => {}
     }
 }
 

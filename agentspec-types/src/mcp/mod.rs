@@ -157,6 +157,11 @@ impl McpServer {
 
     /// Serves one client over this process's stdin and stdout, until the input ends or
     /// the process gets Ctrl-C or `SIGTERM`. Nothing else may write to stdout meanwhile.
+    ///
+    /// When stdin is a pipe (as MCP clients start servers) it is read on Tokio's reactor.
+    /// Otherwise (a terminal, a file) Tokio reads it on a blocking thread, and a read under
+    /// way cannot be cancelled: after a signal, this returns, but the runtime's shutdown
+    /// waits for that read (end the process with [`std::process::exit`] if it must not).
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         let cancel = CancellationToken::new();
         let on_signal = cancel.clone();
@@ -164,7 +169,12 @@ impl McpServer {
             shutdown_signal().await;
             on_signal.cancel();
         });
-        let served = self.serve_io(rmcp::transport::stdio(), cancel).await;
+        // on the reactor when stdin and stdout are pipes (as MCP clients start servers), so
+        // a signal ends a pending read; else Tokio's blocking handles, whose pending read on
+        // a terminal holds the runtime until the input ends
+        let served = self
+            .serve_io(rmcp::transport::io::stdio_pipes(), cancel)
+            .await;
         watcher.abort();
         served
     }
@@ -378,9 +388,13 @@ async fn accept(
             () = cancel.cancelled() => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
-                // a connection that failed before it was accepted (reset, too many files):
-                // the listener itself is fine
-                Err(_) => continue,
+                // a connection that failed before it was accepted (reset, too many open
+                // files): the listener itself is fine; a pause keeps a lasting cause from
+                // turning this loop into a busy one
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
             },
         };
         let (service, path) = (service.clone(), path.clone());
