@@ -82,7 +82,7 @@ async def exercise(session, transport, url_in_doc):
         print(f"[{transport}] {name}({json.dumps(bad)}) -> error: {text!r}")
         check(result.isError, f"{transport}: {name} bad call is a tool error")
         for pointer in pointers:
-            check(f" {pointer}:" in text, f"{transport}: {name} error names {pointer}")
+            check(f"\n{pointer}:" in text, f"{transport}: {name} error names {pointer}")
 
     # the function's own error is a tool error too, and the server goes on serving
     result = await session.call_tool("split_bill", {"total": 90, "people": 0})

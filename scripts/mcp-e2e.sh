@@ -21,6 +21,9 @@ for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
 url=$(cat "$tmp/url")
 "$example" document "$url" > "$tmp/agent.json"
 target/debug/agentspec check --mcp-servers "$tmp/agent.json"
+# over stdio, the check starts the server itself, when allowed
+"$example" document stdio > "$tmp/stdio-agent.json"
+target/debug/agentspec check --mcp-servers --allow-stdio "$tmp/stdio-agent.json"
 "$venv_mcp/bin/python" scripts/mcp-mismatch.py "$tmp/agent.json" "$tmp/mismatched.json"
 set +e
 target/debug/agentspec check --mcp-servers --format json "$tmp/mismatched.json" > "$tmp/found.json"

@@ -720,6 +720,9 @@ fn check_servers(
         }
     };
     let report = runtime.block_on(check.check(doc));
+    // a server process that outlived its check is killed by its handle's drop, which needs
+    // the runtime a moment longer
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     for server in &report.servers {
         let _ = match &server.tools {
             Some(tools) => writeln!(

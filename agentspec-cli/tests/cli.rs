@@ -721,7 +721,7 @@ agentspec_version: 26.1.0
     let shown = stdout(&out);
     assert!(
         shown.contains(&format!(
-            "{file}:10:3: error[mcp-stdio-refused]: the StdioTransport would run `no-such-command-xyz`"
+            "{file}:10:3: error[mcp-stdio-refused]: the StdioTransport would run no-such-command-xyz;"
         )),
         "{shown}"
     );
@@ -732,7 +732,7 @@ agentspec_version: 26.1.0
     let out = agentspec(&["check", "--mcp-servers", "--allow-stdio", file]);
     let shown = stdout(&out);
     assert!(
-        shown.contains("error[mcp-server-unreachable]: the MCP server `no-such-command-xyz` could not be asked for its tools: cannot start it"),
+        shown.contains("error[mcp-server-unreachable]: the MCP server run as no-such-command-xyz could not be asked for its tools: cannot start it"),
         "{shown}"
     );
     let out = agentspec(&["check", "--allow-stdio", file]);

@@ -151,7 +151,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let server = McpServer::new(toolbox()).with_implementation("travel-tools", "0.1.0");
     match args.as_slice() {
-        ["stdio"] => server.serve_stdio().await?,
+        ["stdio"] => {
+            server.serve_stdio().await?;
+            // a read of stdin under way would hold the runtime (see `serve_stdio`)
+            std::process::exit(0);
+        }
         ["http", rest @ ..] => {
             let port = match rest {
                 [] => 0,

@@ -54,6 +54,49 @@ fn split(name: String) -> Place {
     }
 }
 
+/// One field that is an object.
+#[derive(Serialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Wrapped {
+    place: Place,
+}
+
+/// One field of another type.
+#[derive(Serialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Count {
+    n: u32,
+}
+
+/// An object whose one property is called `result`.
+#[derive(Serialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Outcome {
+    result: f64,
+}
+
+/// Where, in a one-field struct.
+#[tool(outputs = fields)]
+fn wrapped() -> Wrapped {
+    Wrapped {
+        place: Place { lat: 1.0, lon: 2.0 },
+    }
+}
+
+/// How many, in a one-field struct; `max` may be left out.
+#[tool(outputs = fields)]
+fn count(max: Option<u32>) -> Count {
+    Count {
+        n: max.unwrap_or(3),
+    }
+}
+
+/// An outcome.
+#[tool]
+fn outcome() -> Outcome {
+    Outcome { result: 0.5 }
+}
+
 /// Fails on request.
 #[tool]
 fn fragile(fail: bool) -> Result<String, std::io::Error> {
@@ -77,6 +120,9 @@ fn server() -> McpServer {
         .and_then(|t| t.with(SplitTool))
         .and_then(|t| t.with(FragileTool))
         .and_then(|t| t.with(ExplodeTool))
+        .and_then(|t| t.with(WrappedTool))
+        .and_then(|t| t.with(CountTool))
+        .and_then(|t| t.with(OutcomeTool))
         .unwrap();
     McpServer::new(toolbox)
 }
@@ -95,7 +141,10 @@ fn descriptions_agree_with_agent_spec() {
     let names: Vec<&str> = server.tools().iter().map(|t| &*t.name).collect();
     assert_eq!(
         names,
-        ["noop", "double", "locate", "split", "fragile", "explode"]
+        [
+            "noop", "double", "locate", "split", "fragile", "explode", "wrapped", "count",
+            "outcome"
+        ]
     );
     for spec in server.toolbox().specs() {
         let listed = tool(&server, spec.name());
@@ -134,6 +183,31 @@ fn descriptions_agree_with_agent_spec() {
     assert_eq!(schema["properties"]["result"]["minItems"], json!(2));
     // no output: no schema
     assert!(tool(&server, "noop").output_schema.is_none());
+    // an `Option` input is not required
+    assert_eq!(tool(&server, "count").input_schema["required"], json!([]));
+}
+
+/// Every structured result fits the tool's `outputSchema`, whatever the shape of its
+/// outputs: checked value by value against the mapping.
+#[tokio::test(flavor = "current_thread")]
+async fn structured_results_fit_the_output_schemas() {
+    let server = server();
+    // one `fields` output that is an object: the value itself
+    let result = server.call("wrapped", json!({})).await.unwrap();
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"lat": 1.0, "lon": 2.0}))
+    );
+    let schema = tool(&server, "wrapped").output_schema.clone().unwrap();
+    assert_eq!(schema["title"], "place");
+    // one `fields` output of another type: wrapped in `result`
+    let result = server.call("count", json!({})).await.unwrap();
+    assert_eq!(result.structured_content, Some(json!({"result": 3})));
+    let schema = tool(&server, "count").output_schema.clone().unwrap();
+    assert_eq!(schema["properties"]["result"]["title"], "n");
+    // an object whose one property is `result` is not taken for a wrapper
+    let result = server.call("outcome", json!({})).await.unwrap();
+    assert_eq!(result.structured_content, Some(json!({"result": 0.5})));
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -189,15 +263,21 @@ async fn failures_are_tool_errors_and_the_server_goes_on() {
         text.starts_with("invalid arguments for tool `double` (3 problems):"),
         "{text}"
     );
-    for line in [
-        "\ninvalid-argument /x: ",
-        "\ninvalid-argument /times: ",
-        "\nunknown-argument /y: ",
-    ] {
-        assert!(text.contains(line), "{line} in {text}");
-    }
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("/x: ") && lines[0].ends_with(" (invalid-argument)"));
+    assert!(lines[1].starts_with("/times: ") && lines[1].ends_with(" (invalid-argument)"));
+    assert_eq!(
+        lines[2],
+        "/y: unknown argument `y`; the inputs are `x`, `times` (unknown-argument)"
+    );
     let text = error_text(&server.call("double", json!([1])).await.unwrap());
-    assert!(text.contains("arguments-not-object /:"), "{text}");
+    assert!(
+        text.ends_with(
+            "\n(the arguments): the arguments must be an object keyed by input title, not an array (arguments-not-object)"
+        ),
+        "{text}"
+    );
 
     let text = error_text(&server.call("fragile", json!({"fail": true})).await.unwrap());
     assert_eq!(text, "tool `fragile` failed: asked to fail (tool-failed)");
@@ -257,7 +337,7 @@ async fn a_session_over_a_byte_stream_ends_with_its_input() {
     )
     .await;
     let list = next().await;
-    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 9);
     assert_eq!(
         list["result"]["tools"][1]["inputSchema"]["required"],
         json!(["x"])
@@ -306,6 +386,75 @@ async fn the_http_server_listens_on_loopback_and_stops() {
     assert!(tokio::net::TcpStream::connect(addr).await.is_err());
 }
 
+/// The status line of a POST of an `initialize` request with `headers`.
+async fn status_of(addr: std::net::SocketAddr, path: &str, headers: &str) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}})
+    .to_string();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\n{headers}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut lines = BufReader::new(stream).lines();
+    lines.next_line().await.unwrap().unwrap()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn foreign_hosts_and_origins_are_refused() {
+    let http = server()
+        .bind_http(
+            HttpOptions::new()
+                .with_path("tools")
+                .with_allowed_host("tools.example")
+                .with_allowed_origin("https://app.example:443"),
+        )
+        .await
+        .unwrap();
+    let addr = http.local_addr();
+    assert!(http.url().ends_with("/tools"), "{}", http.url());
+    let ok = |line: String| assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    let refused = |line: String| assert!(line.starts_with("HTTP/1.1 403"), "{line}");
+    ok(status_of(addr, "/tools", "Host: 127.0.0.1\r\n").await);
+    ok(status_of(addr, "/tools", "Host: tools.example\r\n").await);
+    // DNS rebinding: a name that resolves to loopback, but is not one
+    refused(status_of(addr, "/tools", "Host: evil.example\r\n").await);
+    // a browser page of another origin
+    refused(
+        status_of(
+            addr,
+            "/tools",
+            "Host: 127.0.0.1\r\nOrigin: https://evil.example\r\n",
+        )
+        .await,
+    );
+    ok(status_of(
+        addr,
+        "/tools",
+        "Host: 127.0.0.1\r\nOrigin: https://app.example:443\r\n",
+    )
+    .await);
+    ok(status_of(
+        addr,
+        "/tools",
+        "Host: 127.0.0.1\r\nOrigin: http://localhost:3000\r\n",
+    )
+    .await);
+    assert!(
+        status_of(addr, "/mcp", "Host: 127.0.0.1\r\n")
+            .await
+            .starts_with("HTTP/1.1 404")
+    );
+    // dropped without shutdown: it stops too
+    drop(http);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+}
+
 #[test]
 fn the_toolbox_writes_mcp_tools_and_an_mcp_toolbox() {
     let server = server();
@@ -321,7 +470,7 @@ fn the_toolbox_writes_mcp_tools_and_an_mcp_toolbox() {
     assert_eq!(back.to_json_pretty(), json);
     let value: Value = serde_json::from_str(&json).unwrap();
     let tools = value["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 6);
+    assert_eq!(tools.len(), 9);
     assert_eq!(tools[1]["component_type"], "MCPTool");
     assert_eq!(tools[1]["name"], "double");
     // the transport is written once, then referenced
@@ -336,7 +485,10 @@ fn the_toolbox_writes_mcp_tools_and_an_mcp_toolbox() {
     assert_eq!(toolbox["component_type"], "MCPToolBox");
     assert_eq!(
         toolbox["tool_filter"],
-        json!(["noop", "double", "locate", "split", "fragile", "explode"])
+        json!([
+            "noop", "double", "locate", "split", "fragile", "explode", "wrapped", "count",
+            "outcome"
+        ])
     );
 }
 
@@ -383,7 +535,10 @@ async fn a_document_is_checked_against_its_server() {
     assert_eq!(report.servers[0].endpoint, http.url());
     assert_eq!(
         report.servers[0].tools.as_deref().unwrap(),
-        ["noop", "double", "locate", "split", "fragile", "explode"]
+        [
+            "noop", "double", "locate", "split", "fragile", "explode", "wrapped", "count",
+            "outcome"
+        ]
     );
     let found: Vec<(&str, &str)> = report
         .diagnostics
@@ -450,7 +605,8 @@ async fn commands_run_only_when_allowed_and_unreachable_servers_are_reported() {
     let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
     // nothing listens on port 1 of loopback
     let closed =
-        StreamableHTTPTransport::new("closed", "http://127.0.0.1:1/mcp").with_id("closed_http");
+        StreamableHTTPTransport::new("closed", "http://ada:hunter2@127.0.0.1:1/mcp?token=s3cret")
+            .with_id("closed_http");
     let agent = Agent::new("a", llm, "You help.")
         .with_tools(
             toolbox.mcp_tools(StdioTransport::new("local", "no-such-command-xyz").with_id("local")),
@@ -506,7 +662,23 @@ async fn commands_run_only_when_allowed_and_unreachable_servers_are_reported() {
     assert!(
         report.diagnostics[0]
             .message
-            .contains("`no-such-command-xyz`")
+            .contains("would run no-such-command-xyz;")
+    );
+    // no credentials of a URL in a report
+    let unreachable = &report.diagnostics[2].message;
+    assert!(
+        unreachable.starts_with(
+            "the MCP server at http://127.0.0.1:1/mcp (credentials hidden) could not be asked"
+        ),
+        "{unreachable}"
+    );
+    assert!(
+        !unreachable.contains("hunter2") && !unreachable.contains("s3cret"),
+        "{unreachable}"
+    );
+    assert_eq!(
+        report.servers[2].endpoint,
+        "http://127.0.0.1:1/mcp (credentials hidden)"
     );
     let report = check.allow_stdio(true).check(&doc).await;
     assert_eq!(report.diagnostics[0].code, "mcp-server-unreachable");

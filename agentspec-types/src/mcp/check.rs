@@ -64,7 +64,8 @@ pub struct CheckedServer {
 pub struct ServerReport {
     /// Every server the document names, in document order.
     pub servers: Vec<CheckedServer>,
-    /// Every problem, in document order.
+    /// Every problem: server by server, in the order the document first names them, and
+    /// in document order for each server.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -158,104 +159,15 @@ impl ServerCheck {
         report
     }
 
-    /// The endpoint's description, and its tools or why they could not be listed.
+    /// The endpoint as reports show it, and its tools or why they could not be listed.
     async fn list(
         &self,
         transport: &JsonObject,
         at: &str,
     ) -> (String, Result<Vec<Tool>, Diagnostic>) {
-        let kind = text(transport, "component_type");
-        let unreachable = |endpoint: &str, why: String| {
-            Diagnostic::error(
-                "mcp-server-unreachable",
-                format!("the MCP server {endpoint} could not be asked for its tools: {why}"),
-                at,
-                None,
-            )
-        };
-        match kind {
-            "StdioTransport" => {
-                let command = text(transport, "command");
-                let args: Vec<&str> = transport
-                    .get("args")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
-                let endpoint = std::iter::once(command)
-                    .chain(args.iter().copied())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if !self.allow_stdio {
-                    let d = Diagnostic::error(
-                        "mcp-stdio-refused",
-                        format!(
-                            "the StdioTransport would run `{endpoint}`; commands run only when \
-                             allowed (`ServerCheck::allow_stdio`, `--allow-stdio`)"
-                        ),
-                        at,
-                        None,
-                    );
-                    return (endpoint, Err(d));
-                }
-                let mut command = tokio::process::Command::new(command);
-                command.args(&args);
-                if let Some(env) = transport.get("env").and_then(Value::as_object) {
-                    command.envs(env.iter().filter_map(|(k, v)| Some((k, v.as_str()?))));
-                }
-                if let Some(cwd) = transport.get("cwd").and_then(Value::as_str) {
-                    command.current_dir(cwd);
-                }
-                let listed = self
-                    .within(async {
-                        let process = rmcp::transport::TokioChildProcess::builder(command)
-                            .stderr(std::process::Stdio::null())
-                            .spawn()
-                            .map(|(process, _)| process)
-                            .map_err(|e| format!("cannot start it: {e}"))?;
-                        list_tools(().serve(process).await.map_err(|e| reason(&e))?).await
-                    })
-                    .await;
-                let listed = listed.map_err(|why| unreachable(&format!("`{endpoint}`"), why));
-                (endpoint, listed)
-            }
-            "StreamableHTTPTransport" => {
-                let url = text(transport, "url").to_owned();
-                if !url.starts_with("http://") {
-                    let d = Diagnostic::warning(
-                        "mcp-transport-unsupported",
-                        format!("`{url}` is not checked: the check speaks plain `http://` only"),
-                        at,
-                        None,
-                    );
-                    return (url, Err(d));
-                }
-                let headers = transport
-                    .get("headers")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(k, v)| {
-                        Some((
-                            hyper::header::HeaderName::from_bytes(k.as_bytes()).ok()?,
-                            hyper::header::HeaderValue::from_str(v.as_str()?).ok()?,
-                        ))
-                    })
-                    .collect();
-                use rmcp::transport::StreamableHttpClientTransport;
-                use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(headers);
-                let listed = self
-                    .within(async {
-                        let transport = StreamableHttpClientTransport::from_config(config);
-                        list_tools(().serve(transport).await.map_err(|e| reason(&e))?).await
-                    })
-                    .await;
-                let listed = listed.map_err(|why| unreachable(&format!("at {url}"), why));
-                (url, listed)
-            }
+        match text(transport, "component_type") {
+            "StdioTransport" => self.list_stdio(transport, at).await,
+            "StreamableHTTPTransport" => self.list_http(transport, at).await,
             other => {
                 let d = Diagnostic::warning(
                     "mcp-transport-unsupported",
@@ -270,6 +182,132 @@ impl ServerCheck {
         }
     }
 
+    /// Starts the command of a `StdioTransport` (when allowed) and lists its tools. The
+    /// command gets the document's `env` over a small safe environment (as the MCP SDKs
+    /// start servers), not this process's; it is killed if it outlives the check.
+    async fn list_stdio(
+        &self,
+        transport: &JsonObject,
+        at: &str,
+    ) -> (String, Result<Vec<Tool>, Diagnostic>) {
+        let program = text(transport, "command");
+        let args: Vec<&str> = transport
+            .get("args")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        // arguments may carry tokens: reports name the program only
+        let endpoint = match args.len() {
+            0 => program.to_owned(),
+            1 => format!("{program} (with 1 argument)"),
+            n => format!("{program} (with {n} arguments)"),
+        };
+        if !self.allow_stdio {
+            let d = Diagnostic::error(
+                "mcp-stdio-refused",
+                format!(
+                    "the StdioTransport would run {endpoint}; commands run only when allowed \
+                     (`ServerCheck::allow_stdio`, `--allow-stdio`)"
+                ),
+                at,
+                None,
+            );
+            return (endpoint, Err(d));
+        }
+        let mut command = tokio::process::Command::new(program);
+        command.args(&args).env_clear().kill_on_drop(true);
+        for key in SAFE_ENVIRONMENT {
+            if let Some(value) = std::env::var_os(key) {
+                command.env(key, value);
+            }
+        }
+        if let Some(env) = transport.get("env").and_then(Value::as_object) {
+            command.envs(env.iter().filter_map(|(k, v)| Some((k, v.as_str()?))));
+        }
+        if let Some(cwd) = transport.get("cwd").and_then(Value::as_str) {
+            command.current_dir(cwd);
+        }
+        let listed = self
+            .within(async {
+                let (process, _) = rmcp::transport::TokioChildProcess::builder(command)
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start it: {e}"))?;
+                ().serve(process).await.map_err(|e| reason(&e))
+            })
+            .await;
+        let listed = self.tools_of(listed).await;
+        let listed = listed.map_err(|why| unreachable(&format!("run as {endpoint}"), &why, at));
+        (endpoint, listed)
+    }
+
+    /// Connects to the URL of a `StreamableHTTPTransport` (plain `http://`, with its
+    /// `headers`) and lists its tools.
+    async fn list_http(
+        &self,
+        transport: &JsonObject,
+        at: &str,
+    ) -> (String, Result<Vec<Tool>, Diagnostic>) {
+        use rmcp::transport::StreamableHttpClientTransport;
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        let url = text(transport, "url");
+        let endpoint = shown_url(url);
+        if !url.starts_with("http://") {
+            let d = Diagnostic::warning(
+                "mcp-transport-unsupported",
+                format!("{endpoint} is not checked: the check speaks plain `http://` only"),
+                at,
+                None,
+            );
+            return (endpoint, Err(d));
+        }
+        let headers = transport
+            .get("headers")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| {
+                Some((
+                    hyper::header::HeaderName::from_bytes(k.as_bytes()).ok()?,
+                    hyper::header::HeaderValue::from_str(v.as_str()?).ok()?,
+                ))
+            })
+            .collect();
+        let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(headers);
+        let listed = self
+            .within(async {
+                let transport = StreamableHttpClientTransport::from_config(config);
+                ().serve(transport).await.map_err(|e| reason(&e))
+            })
+            .await;
+        let listed = self.tools_of(listed).await;
+        // the HTTP client's errors name the URL with its query: shown as the report shows it
+        let listed = listed.map_err(|why| {
+            let why = without_credentials(&why, url);
+            unreachable(&format!("at {endpoint}"), &why, at)
+        });
+        (endpoint, listed)
+    }
+
+    /// The tools of a session that started (within the timeout); the session then ends,
+    /// given a moment to close cleanly.
+    async fn tools_of<S>(
+        &self,
+        session: Result<rmcp::service::RunningService<rmcp::RoleClient, S>, String>,
+    ) -> Result<Vec<Tool>, String>
+    where
+        S: rmcp::Service<rmcp::RoleClient>,
+    {
+        let client = session?;
+        let tools = self
+            .within(async { client.list_all_tools().await.map_err(|e| reason(&e)) })
+            .await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), client.cancel()).await;
+        tools
+    }
+
     async fn within<T>(&self, work: impl Future<Output = Result<T, String>>) -> Result<T, String> {
         match tokio::time::timeout(self.timeout, work).await {
             Ok(result) => result,
@@ -278,16 +316,56 @@ impl ServerCheck {
     }
 }
 
-/// The tools of a running client session, which then ends.
-async fn list_tools<S>(
-    client: rmcp::service::RunningService<rmcp::RoleClient, S>,
-) -> Result<Vec<Tool>, String>
-where
-    S: rmcp::Service<rmcp::RoleClient>,
-{
-    let tools = client.list_all_tools().await.map_err(|e| reason(&e));
-    let _ = client.cancel().await;
-    tools
+/// The variables a started server gets from this process (the rest of its environment may
+/// hold secrets meant for this process only).
+const SAFE_ENVIRONMENT: &[&str] = &[
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR",
+];
+
+fn unreachable(endpoint: &str, why: &str, at: &str) -> Diagnostic {
+    Diagnostic::error(
+        "mcp-server-unreachable",
+        format!("the MCP server {endpoint} could not be asked for its tools: {why}"),
+        at,
+        None,
+    )
+}
+
+/// `text` with every form of `url` (as given, and without its user and password) written as
+/// [`shown_url`] writes it.
+fn without_credentials(text: &str, url: &str) -> String {
+    let shown = shown_url(url);
+    let shown = shown.trim_end_matches(" (credentials hidden)");
+    let mut text = text.replace(url, shown);
+    if let Some((scheme, rest)) = url.split_once("://")
+        && let Some((_, host_on)) = rest.split_once('@')
+    {
+        text = text.replace(&format!("{scheme}://{host_on}"), shown);
+    }
+    text
+}
+
+/// A URL as reports show it: without a user and password, a query or a fragment, which
+/// may carry credentials.
+fn shown_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let cut = rest.find(['?', '#']).unwrap_or(rest.len());
+    let (kept, dropped) = rest.split_at(cut);
+    let (authority, path) = kept.split_at(kept.find('/').unwrap_or(kept.len()));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let hidden = if !dropped.is_empty() || host.len() < authority.len() {
+        " (credentials hidden)"
+    } else {
+        ""
+    };
+    let scheme = if scheme.is_empty() {
+        String::new()
+    } else {
+        format!("{scheme}://")
+    };
+    format!("{scheme}{host}{path}{hidden}")
 }
 
 /// An rmcp error as a reason, without the transport's Rust type rmcp names in it.
@@ -338,6 +416,16 @@ fn collect<'a>(
             }
             _ => {}
         }
+    }
+}
+
+/// The pointer of the field `key` of the component at `pointer`, or the component's when
+/// the field is not written (a pointer must point at something to be located).
+fn field_pointer(component: &JsonObject, pointer: &str, key: &str) -> String {
+    if component.contains_key(key) {
+        format!("{pointer}/{key}")
+    } else {
+        pointer.to_owned()
     }
 }
 
@@ -470,7 +558,7 @@ fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Dia
     for r in required {
         if !inputs.iter().any(|(_, d)| title(d) == r) {
             out.push(input_mismatch(
-                format!("{pointer}/inputs"),
+                field_pointer(c, pointer, "inputs"),
                 format!("the MCP server's tool `{name}` requires the input `{r}`, which the document does not declare"),
             ));
         }
@@ -489,7 +577,7 @@ fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Dia
                 outputs.len(),
                 theirs.len()
             ),
-            format!("{pointer}/outputs"),
+            field_pointer(c, pointer, "outputs"),
             None,
         ));
         return;
@@ -512,18 +600,21 @@ fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Dia
 }
 
 /// A server's outputs, read back from its `outputSchema` (the inverse of
-/// `ToolSpec::mcp_output_schema`).
+/// `ToolSpec::mcp_output_schema`): a wrapper is an object without a title whose one
+/// property, required, is `result`.
 fn server_outputs(schema: &JsonObject) -> Vec<&JsonObject> {
     let properties = schema.get("properties").and_then(Value::as_object);
-    let wrapped = properties
-        .filter(|p| p.len() == 1)
+    let wrapper = !schema.contains_key("title")
+        && schema.get("required") == Some(&Value::from(vec!["result"]))
+        && properties.is_some_and(|p| p.len() == 1);
+    let result = properties
         .and_then(|p| p.get("result"))
         .and_then(Value::as_object);
-    match wrapped {
-        Some(result) => match result.get("prefixItems").and_then(Value::as_array) {
+    match result {
+        Some(result) if wrapper => match result.get("prefixItems").and_then(Value::as_array) {
             Some(items) => items.iter().filter_map(Value::as_object).collect(),
             None => vec![result],
         },
-        None => vec![schema],
+        _ => vec![schema],
     }
 }

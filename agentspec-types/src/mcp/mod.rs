@@ -15,9 +15,20 @@
 //!   serving. A tool the server does not have is a protocol error (`-32602`), as MCP asks.
 //! - **Ending.** [`McpServer::serve_stdio`] returns at the end of its input, or on Ctrl-C
 //!   or `SIGTERM`. [`HttpServer::run_until_signal`] stops accepting on a signal, ends the
-//!   sessions and waits (up to five seconds) for open requests.
-//! - **Logs.** Nothing here logs arguments, results or headers; the server writes nothing
-//!   on stdout but the protocol.
+//!   sessions and waits (up to five seconds) for open requests. Once a signal handler is
+//!   installed it stays for the life of the process (Tokio's): after these return, Ctrl-C
+//!   and `SIGTERM` no longer end the process by themselves.
+//! - **Logs.** This module logs nothing, and the server writes nothing on stdout but the
+//!   protocol. rmcp logs through `tracing`: at `debug` and finer it logs requests and
+//!   results, arguments included, so keep `rmcp` at `info` or coarser where arguments may
+//!   hold secrets.
+//! - **Threads.** Tools run on the runtime's worker threads, one call per task: on a
+//!   current-thread runtime, a slow synchronous tool holds up every other session. Use a
+//!   multi-thread runtime, or make such a tool `async` and move its work to
+//!   `tokio::task::spawn_blocking`.
+//!
+//! rmcp's types appear in this module's API ([`Tool`], [`CallToolResult`], `ErrorData`,
+//! and the [`rmcp`] re-export): a major release of rmcp is a major release of this module.
 //!
 //! With the `mcp-client` feature, `ServerCheck` checks a document's `MCPTool`s and
 //! `MCPToolBox`es against the servers they name (`agentspec check --mcp-servers`).
@@ -158,10 +169,12 @@ impl McpServer {
     /// Serves one client over this process's stdin and stdout, until the input ends or
     /// the process gets Ctrl-C or `SIGTERM`. Nothing else may write to stdout meanwhile.
     ///
-    /// When stdin is a pipe (as MCP clients start servers) it is read on Tokio's reactor.
-    /// Otherwise (a terminal, a file) Tokio reads it on a blocking thread, and a read under
-    /// way cannot be cancelled: after a signal, this returns, but the runtime's shutdown
-    /// waits for that read (end the process with [`std::process::exit`] if it must not).
+    /// On Linux, when stdin and stdout are both pipes (as most MCP clients start servers),
+    /// stdin is read on Tokio's reactor. Otherwise (another platform, a socket pair, a
+    /// terminal) Tokio reads it on a blocking thread, and a read under way cannot be
+    /// cancelled: after a signal this returns, but dropping the runtime waits for that read
+    /// to end. A server that must stop at once ends the process after this returns
+    /// ([`std::process::exit`]), as the `mcp_server` example does.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         let cancel = CancellationToken::new();
         let on_signal = cancel.clone();
@@ -169,9 +182,8 @@ impl McpServer {
             shutdown_signal().await;
             on_signal.cancel();
         });
-        // on the reactor when stdin and stdout are pipes (as MCP clients start servers), so
-        // a signal ends a pending read; else Tokio's blocking handles, whose pending read on
-        // a terminal holds the runtime until the input ends
+        // on the reactor when stdin and stdout are pipes on Linux, so a signal ends a pending
+        // read; else Tokio's blocking handles (see above)
         let served = self
             .serve_io(rmcp::transport::io::stdio_pipes(), cancel)
             .await;
@@ -197,7 +209,7 @@ impl McpServer {
             Err(ServerInitializeError::ConnectionClosed(_) | ServerInitializeError::Cancelled) => {
                 return Ok(());
             }
-            Err(e) => return Err(ServeError::Initialize(Box::new(e))),
+            Err(e) => return Err(ServeError::Initialize(initialize_failure(&e))),
         };
         running.waiting().await.map_err(ServeError::Task)?;
         Ok(())
@@ -215,9 +227,16 @@ impl McpServer {
             "::1".to_owned(),
         ];
         allowed_hosts.extend(options.allowed_hosts);
+        let mut allowed_origins = vec![
+            "http://localhost:*".to_owned(),
+            "http://127.0.0.1:*".to_owned(),
+            "http://[::1]:*".to_owned(),
+        ];
+        allowed_origins.extend(options.allowed_origins);
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(cancel.child_token())
-            .with_allowed_hosts(allowed_hosts);
+            .with_allowed_hosts(allowed_hosts)
+            .with_allowed_origins(allowed_origins);
         let server = self;
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
@@ -233,6 +252,7 @@ impl McpServer {
         Ok(HttpServer {
             local_addr,
             path: options.path,
+            _stop_on_drop: cancel.clone().drop_guard(),
             cancel,
             task,
         })
@@ -245,6 +265,7 @@ pub struct HttpOptions {
     addr: SocketAddr,
     path: String,
     allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
 }
 
 impl Default for HttpOptions {
@@ -260,6 +281,7 @@ impl HttpOptions {
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             path: "/mcp".to_owned(),
             allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
         }
     }
 
@@ -277,9 +299,15 @@ impl HttpOptions {
         self
     }
 
-    /// Serves MCP at `path` (default `/mcp`); other paths answer 404.
+    /// Serves MCP at `path` (default `/mcp`; a leading `/` is added if missing); other
+    /// paths answer 404.
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
-        self.path = path.into();
+        let path = path.into();
+        self.path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
         self
     }
 
@@ -288,14 +316,26 @@ impl HttpOptions {
         self.allowed_hosts.push(host.into());
         self
     }
+
+    /// Accepts browser requests whose `Origin` is `origin` (`https://app.example.com:443`,
+    /// `:*` for any port), besides loopback ones. Requests without an `Origin` (most MCP
+    /// clients) are not affected; a browser page of any other origin is refused, as MCP
+    /// asks of servers.
+    pub fn with_allowed_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
 }
 
-/// A listening streamable-HTTP MCP server, serving in the background.
+/// A listening streamable-HTTP MCP server, serving in the background until it is shut down
+/// or dropped.
 #[derive(Debug)]
 pub struct HttpServer {
     local_addr: SocketAddr,
     path: String,
     cancel: CancellationToken,
+    /// Stops the server when this is dropped without [`HttpServer::shutdown`].
+    _stop_on_drop: tokio_util::sync::DropGuard,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -330,7 +370,8 @@ impl HttpServer {
     /// requests under way.
     pub async fn shutdown(self) -> std::io::Result<()> {
         self.cancel.cancel();
-        match self.task.await {
+        let HttpServer { task, .. } = self;
+        match task.await {
             Ok(result) => result,
             Err(e) => Err(std::io::Error::other(e)),
         }
@@ -341,12 +382,24 @@ impl HttpServer {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
-    /// The client's first messages were not an MCP session's start.
+    /// The client's first messages were not an MCP session's start (the reason names what
+    /// went wrong, never the content of the client's messages).
     #[error("the MCP session could not start: {0}")]
-    Initialize(#[source] Box<rmcp::service::ServerInitializeError>),
+    Initialize(String),
     /// The task serving the session failed.
-    #[error("the MCP session ended abnormally: {0}")]
+    #[error("the MCP session ended abnormally")]
     Task(#[source] tokio::task::JoinError),
+}
+
+/// Why a session could not start, without the client's message (it may hold arguments).
+fn initialize_failure(error: &rmcp::service::ServerInitializeError) -> String {
+    use rmcp::service::ServerInitializeError as E;
+    match error {
+        E::ExpectedInitializeRequest(_) => "the first message was not `initialize`".to_owned(),
+        E::UnexpectedInitializeResponse(_) => "an unexpected answer to `initialize`".to_owned(),
+        E::InitializeFailed(e) => format!("`initialize` failed: {}", e.message),
+        other => other.to_string(),
+    }
 }
 
 /// Resolves on Ctrl-C, or on `SIGTERM` on Unix.
@@ -495,8 +548,8 @@ fn success(spec: &ToolSpec, value: Value) -> CallToolResult {
     result
 }
 
-/// The tool error for a call that failed: its message, then one line per bad argument with
-/// its pointer and code.
+/// The tool error for a call that failed: its message, then one line per bad argument, as
+/// `ArgumentError` writes it (`/days: … (invalid-argument)`).
 fn failure(error: &ToolError) -> CallToolResult {
     let mut text = String::new();
     match error {
@@ -508,13 +561,11 @@ fn failure(error: &ToolError) -> CallToolResult {
                 if errors.len() == 1 { "" } else { "s" }
             );
             for e in errors {
-                let _ = write!(
-                    text,
-                    "\n{} {}: {}",
-                    e.code,
-                    display_pointer(&e.pointer),
-                    e.reason
-                );
+                if e.pointer.is_empty() {
+                    let _ = write!(text, "\n(the arguments): {} ({})", e.reason, e.code);
+                } else {
+                    let _ = write!(text, "\n{e}");
+                }
             }
         }
         other => {
@@ -522,9 +573,4 @@ fn failure(error: &ToolError) -> CallToolResult {
         }
     }
     CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
-/// A pointer as written in a message (`/` for the whole arguments object).
-fn display_pointer(pointer: &str) -> &str {
-    if pointer.is_empty() { "/" } else { pointer }
 }

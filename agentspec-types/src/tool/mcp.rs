@@ -15,7 +15,6 @@
 //! | one output of another type | an object with the one property `result` | `{"result": value}` |
 //! | two or more outputs | `result`, an array whose `prefixItems` are the outputs, in order | `{"result": [value, …]}` |
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::{OutputShape, ToolSpec, Toolbox};
@@ -83,23 +82,26 @@ impl ToolSpec {
     }
 
     /// The MCP structured result of a call that returned `result` (as [`Toolbox::call`]
-    /// returns it), when the tool has outputs.
+    /// returns it), when the tool has outputs: what [`ToolSpec::mcp_output_schema`]
+    /// describes.
     pub fn mcp_structured_result(&self, result: Value) -> Option<Value> {
-        match (self.shape, self.outputs.as_slice()) {
-            (OutputShape::None, _) | (_, []) => None,
-            (_, [only]) if is_object(only) => Some(result),
-            (OutputShape::Fields, all) => {
-                let mut fields = match result {
-                    Value::Object(fields) => fields,
-                    other => return Some(json!({ "result": other })),
-                };
-                let values: Vec<Value> = all
-                    .iter()
-                    .map(|output| fields.remove(Self::title(output)).unwrap_or(Value::Null))
-                    .collect();
-                Some(json!({ "result": values }))
-            }
-            _ => Some(json!({ "result": result })),
+        // one value per output, in order
+        let mut values = match (self.shape, result) {
+            (OutputShape::None, _) => return None,
+            (OutputShape::Single, value) => vec![value],
+            (OutputShape::Fields, Value::Object(mut fields)) => self
+                .outputs
+                .iter()
+                .map(|output| fields.remove(Self::title(output)).unwrap_or(Value::Null))
+                .collect(),
+            // not what a `Fields` tool returns: passed on as it is
+            (OutputShape::Fields, other) => vec![other],
+        };
+        match self.outputs.as_slice() {
+            [] => None,
+            [only] if is_object(only) => values.pop(),
+            [_] => Some(json!({ "result": values.pop() })),
+            _ => Some(json!({ "result": values })),
         }
     }
 
@@ -183,16 +185,4 @@ impl Toolbox {
             .with_id(name)
             .with_tool_filter(filter)
     }
-}
-
-/// Input titles to their schemas, as an `inputSchema`'s `properties` hold them.
-#[allow(dead_code)]
-pub(crate) fn schema_properties(schema: &JsonObject) -> IndexMap<&str, &JsonObject> {
-    schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.as_str(), v.as_object()?)))
-        .collect()
 }
