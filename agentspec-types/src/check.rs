@@ -29,7 +29,7 @@ pub(crate) fn check_references(cx: &mut Decoder, origin: Origin<'_>, registry: &
     let mut found = Vec::new();
     let mut need_pointers: Vec<u32> = Vec::new();
     let mut need_keys: Vec<u32> = Vec::new();
-    let mut keys: HashMap<&str, usize> = HashMap::new();
+    let mut keys: HashMap<&str, usize> = HashMap::with_capacity(cx.entries.len());
     for (i, entry) in cx.entries.iter().enumerate() {
         if let Some(first) = keys.insert(entry.key.as_str(), i) {
             keys.insert(entry.key.as_str(), first);
@@ -37,7 +37,7 @@ pub(crate) fn check_references(cx: &mut Decoder, origin: Origin<'_>, registry: &
             need_keys.extend([entry.key_offset, cx.entries[first].key_offset]);
         }
     }
-    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::with_capacity(cx.components.len());
     for (i, c) in cx.components.iter().enumerate() {
         if c.id.is_empty() {
             continue;
@@ -74,6 +74,7 @@ pub(crate) fn check_references(cx: &mut Decoder, origin: Origin<'_>, registry: &
                 let ty = cx.entries[target].component_type.as_str();
                 if !ty.is_empty() && !cx.entry_admitted(target, reference.members) {
                     found.push(Found::WrongFamily(r, target));
+                    need_pointers.push(reference.offset);
                 }
                 if let Some(owner) = reference.owner {
                     edges[owner].push((target, r));
@@ -82,14 +83,6 @@ pub(crate) fn check_references(cx: &mut Decoder, origin: Origin<'_>, registry: &
             }
         }
         need_pointers.push(reference.offset);
-    }
-    for (r, reference) in cx.references.iter().enumerate() {
-        if found
-            .iter()
-            .any(|f| matches!(f, Found::WrongFamily(x, _) | Found::WrongSupplied(x, _) if *x == r))
-        {
-            need_pointers.push(reference.offset);
-        }
     }
     for cycle in cycles(&edges) {
         need_pointers.push(cx.references[cycle.closing_ref].offset);

@@ -244,7 +244,7 @@ impl<'a> Index<'a> {
             }
         }
         ordered.sort_by_key(|(owner, seq, ..)| (*owner, *seq));
-        let mut entries = HashMap::new();
+        let mut entries = HashMap::with_capacity(ordered.len());
         for (_, _, key, body, at) in ordered {
             entries.entry(key).or_insert((body, at));
         }
