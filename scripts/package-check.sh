@@ -21,7 +21,7 @@ cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 rm -rf "$cargo_home"/registry/src/-*/agentspec-*-"$version" "$work/package-target"
 
 echo "-- cargo package (each crate verified from its tarball)"
-cargo package --workspace --exclude agentspec-tests --locked --allow-dirty --quiet \
+cargo package --workspace --exclude agentspec-tests --exclude agentspec-spec-first-tests --locked --allow-dirty --quiet \
   --target-dir "$work/package-target"
 for crate in agentspec-codegen agentspec-macros agentspec-types agentspec-cli; do
   # --touch: fresh mtimes, so that a rerun rebuilds what changed

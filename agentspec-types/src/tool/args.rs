@@ -162,6 +162,47 @@ pub fn fail(
     }
 }
 
+/// The arguments of a call to `tool` as one struct `A`, generated from the tool's inputs
+/// (`inputs`: each title, and whether it is required): every missing and unknown argument
+/// is reported, then the first value that does not fit, at its pointer.
+pub(crate) fn struct_arguments<A: DeserializeOwned>(
+    tool: &str,
+    args: Value,
+    inputs: &[(&str, bool)],
+) -> Result<A, ToolError> {
+    let Arguments { map } = Arguments::new(tool, args)?;
+    let mut errors: Vec<ArgumentError> = inputs
+        .iter()
+        .filter(|(title, required)| *required && !map.contains_key(*title))
+        .map(|(title, _)| {
+            ArgumentError::new(
+                "missing-argument",
+                pointer(title),
+                format!("the required argument `{title}` is missing"),
+            )
+        })
+        .collect();
+    let known: Vec<&str> = inputs.iter().map(|(title, _)| *title).collect();
+    let unknown = Arguments {
+        map: map
+            .iter()
+            .filter(|(k, _)| !known.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    };
+    errors.extend(unknown.finish(&known).err().into_iter().flatten());
+    if !errors.is_empty() {
+        return Err(ToolError::Arguments {
+            tool: tool.to_owned(),
+            errors,
+        });
+    }
+    decode_at(String::new(), Value::Object(map)).map_err(|e| ToolError::Arguments {
+        tool: tool.to_owned(),
+        errors: vec![e],
+    })
+}
+
 fn pointer(title: &str) -> String {
     let mut p = String::new();
     push_pointer_token(&mut p, title);
@@ -169,8 +210,14 @@ fn pointer(title: &str) -> String {
 }
 
 fn decode<T: DeserializeOwned>(title: &str, value: Value) -> Result<T, ArgumentError> {
+    decode_at(pointer(title), value)
+}
+
+/// `value` as a `T`; an error carries the pointer of the part that does not fit, under
+/// `at`.
+fn decode_at<T: DeserializeOwned>(at: String, value: Value) -> Result<T, ArgumentError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let mut p = pointer(title);
+        let mut p = at;
         for segment in e.path().iter() {
             match segment {
                 serde_path_to_error::Segment::Seq { index } => {
