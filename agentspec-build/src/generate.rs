@@ -1,7 +1,10 @@
 //! The generated module of one document: its tools' types (typify), the `Tools` trait and
 //! its registration, its flows' and agents' input and output structs, and the document.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
+
+use heck::ToUpperCamelCase;
 
 use agentspec_types::{Document, Format, LoadOptions, components::Components};
 use proc_macro2::TokenStream;
@@ -22,6 +25,8 @@ pub(crate) struct Module<'a> {
     pub doc: &'a Document,
     /// The components file the document references, as JSON.
     pub components: Option<String>,
+    /// The same components, loaded.
+    pub components_set: Option<&'a Components<agentspec_types::Component>>,
     pub keep_unknown: bool,
 }
 
@@ -48,7 +53,8 @@ struct WithIo {
 }
 
 /// The component types whose inputs and outputs get an `agents::<name>` module.
-const AGENTS: [&str; 7] = [
+const AGENTS: [&str; 8] = [
+    "SpecializedAgent",
     "Agent",
     "OciAgent",
     "A2AAgent",
@@ -60,8 +66,23 @@ const AGENTS: [&str; 7] = [
 
 /// The module of one document, and what it holds.
 pub(crate) fn module(m: &Module<'_>) -> Result<(TokenStream, crate::Summary), BuildError> {
-    let value = m.doc.to_value();
-    let (tools, flows, agents) = collect(m, &value)?;
+    // the inputs and outputs pyagentspec infers (a flow's from its StartNode, an agent's
+    // from its prompt's placeholders) written out, and the components a components file
+    // holds, whose tools are the document's too
+    let laid_out = m
+        .doc
+        .as_pyagentspec_writes()
+        .map_or_else(|_| m.doc.to_value(), |d| d.to_value());
+    let mut roots = vec![(laid_out, true)];
+    if let Some(components) = m.components_set {
+        roots.extend(
+            components
+                .ids()
+                .filter_map(|id| components.get(id))
+                .map(|c| (c.to_value(), false)),
+        );
+    }
+    let (tools, flows, agents) = collect(m, &roots)?;
     let summary = crate::Summary {
         path: m.path.to_owned(),
         module: m.ident.clone(),
@@ -163,13 +184,19 @@ type Found = (Vec<Tool>, Vec<WithIo>, Vec<WithIo>);
 
 /// The server tools (one per name), flows and agents of a document, at any depth, each once
 /// (by id), in document order.
-fn collect(m: &Module<'_>, value: &Value) -> Result<Found, BuildError> {
+fn collect(m: &Module<'_>, roots: &[(Value, bool)]) -> Result<Found, BuildError> {
     let (mut tools, mut flows, mut agents): Found = Default::default();
     let mut seen_ids = std::collections::HashSet::new();
     let (mut tool_names, mut flow_names, mut agent_names) =
         (Names::default(), Names::default(), Names::default());
-    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
-    while let Some((v, pointer)) = stack.pop() {
+    // (a value, its pointer in the document, or `None` inside a components file)
+    let mut stack: Vec<(&Value, Option<String>)> = roots
+        .iter()
+        .rev()
+        .map(|(v, in_document)| (v, in_document.then(String::new)))
+        .collect();
+    while let Some((v, at)) = stack.pop() {
+        let pointer = at.clone().unwrap_or_default();
         match v {
             Value::Object(map) => {
                 let ty = map.get("component_type").and_then(Value::as_str);
@@ -199,13 +226,16 @@ fn collect(m: &Module<'_>, value: &Value) -> Result<Found, BuildError> {
                         };
                         match tools.iter().find(|t| t.name == tool.name) {
                             Some(same)
-                                if same.inputs == tool.inputs && same.outputs == tool.outputs => {}
+                                if same.inputs == tool.inputs
+                                    && same.outputs == tool.outputs
+                                    && same.requires_confirmation == tool.requires_confirmation => {
+                            }
                             Some(other) => {
                                 return Err(problem(
                                     m,
                                     &tool.pointer,
                                     format!(
-                                        "two ServerTools are named `{}` but differ in their inputs or outputs (the other is at {}): a runtime calls a tool by name, so a Toolbox holds one tool per name",
+                                        "two ServerTools are named `{}` but differ in their inputs, outputs or `requires_confirmation` (the other is at {}): a runtime calls a tool by name, so a Toolbox holds one tool per name",
                                         tool.name, other.pointer
                                     ),
                                 ));
@@ -235,14 +265,17 @@ fn collect(m: &Module<'_>, value: &Value) -> Result<Found, BuildError> {
                     _ => {}
                 }
                 for (k, child) in map.iter().rev() {
-                    let mut p = pointer.clone();
-                    agentspec_types::diagnostic::push_pointer_token(&mut p, k);
-                    stack.push((child, p));
+                    let child_at = at.as_ref().map(|p| {
+                        let mut p = p.clone();
+                        agentspec_types::diagnostic::push_pointer_token(&mut p, k);
+                        p
+                    });
+                    stack.push((child, child_at));
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate().rev() {
-                    stack.push((child, format!("{pointer}/{i}")));
+                    stack.push((child, at.as_ref().map(|p| format!("{p}/{i}"))));
                 }
             }
             _ => {}
@@ -278,40 +311,197 @@ fn problem(m: &Module<'_>, pointer: &str, message: String) -> BuildError {
     }
 }
 
-/// The title of a property (its key in the generated object schema).
+/// The title of a property (its key in the generated object schema); `property` when it has
+/// none, as Agent Spec reads it.
 fn title(property: &Map<String, Value>) -> &str {
     property
         .get("title")
         .and_then(Value::as_str)
-        .unwrap_or_default()
+        .unwrap_or("property")
 }
 
 /// An object schema with one property per entry of `properties`, keyed by title; those
-/// without a `default` are required when `required_unless_default`, else all are.
-fn object_schema(properties: &[Map<String, Value>], required_unless_default: bool) -> Value {
+/// without a `default` are required when `required_unless_default`, else all are. Two
+/// properties of one title are refused (the second would replace the first).
+fn object_schema(
+    properties: &[Map<String, Value>],
+    required_unless_default: bool,
+) -> Result<Value, String> {
     let mut props = Map::new();
     let mut required = Vec::new();
     for p in properties {
+        let title = title(p);
+        if props.contains_key(title) {
+            return Err(format!("two properties are titled `{title}`"));
+        }
         let mut schema = p.clone();
-        // the property's name is its key; without a title, typify names its types after
-        // the struct and the field, which cannot collide
         schema.remove("title");
         if !required_unless_default || !p.contains_key("default") {
-            required.push(Value::String(title(p).to_owned()));
+            required.push(Value::String(title.to_owned()));
         }
-        props.insert(title(p).to_owned(), Value::Object(schema));
+        props.insert(title.to_owned(), Value::Object(schema));
     }
-    json!({
+    Ok(json!({
         "type": "object",
         "properties": props,
         "required": required,
         "additionalProperties": false,
-    })
+    }))
+}
+
+/// Makes a schema ready for typify, in place:
+/// - every sub-schema is titled after its path (`ArgsFiltersItem`), unique in `taken`:
+///   typify names types after titles and merges two types given one name, so each type's
+///   name is chosen here (a nullable `anyOf` gives its name to the type it makes optional);
+/// - `format` and `pattern` are dropped (they would need chrono, uuid or regress at run
+///   time): such strings are `String`s;
+/// - descriptions are made safe as doc comments (no doctest, no code block);
+/// - `$ref` and `not` are refused, and so are two properties that would be one Rust field.
+fn prepare(schema: &mut Value, name: &str, taken: &mut HashSet<String>) -> Result<(), String> {
+    let Value::Object(map) = schema else {
+        return Ok(());
+    };
+    for keyword in ["$ref", "$dynamicRef", "not", "if", "dependentSchemas"] {
+        if map.contains_key(keyword) {
+            return Err(format!(
+                "its schema uses `{keyword}`, which spec-first code does not support"
+            ));
+        }
+    }
+    for dropped in [
+        "format",
+        "pattern",
+        "$defs",
+        "definitions",
+        "$schema",
+        "$id",
+    ] {
+        map.remove(dropped);
+    }
+    if let Some(Value::String(description)) = map.get_mut("description") {
+        *description = doc_safe(description);
+    }
+    let nullable_of_one = ["anyOf", "oneOf"].iter().any(|k| {
+        map.get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|members| {
+                members.len() == 2
+                    && members
+                        .iter()
+                        .any(|m| m.get("type") == Some(&json!("null")))
+            })
+    });
+    if nullable_of_one {
+        map.remove("title");
+    } else {
+        let mut title = name.to_owned();
+        let mut n = 2;
+        while !taken.insert(title.clone()) {
+            title = format!("{name}{n}");
+            n += 1;
+        }
+        map.insert("title".into(), Value::String(title));
+    }
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        let mut fields: HashMap<String, String> = HashMap::new();
+        for (key, sub) in properties.iter_mut() {
+            let field = crate::names::snake_ident(key);
+            if let Some(other) = fields.insert(field.clone(), key.clone()) {
+                return Err(format!(
+                    "the properties `{other}` and `{key}` would both be the Rust field `{field}`"
+                ));
+            }
+            prepare(sub, &format!("{name}{}", key.to_upper_camel_case()), taken)?;
+        }
+    }
+    for (keyword, suffix) in [("items", "Item"), ("additionalProperties", "Value")] {
+        match map.get_mut(keyword) {
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    prepare(item, &format!("{name}{suffix}{i}"), taken)?;
+                }
+            }
+            Some(sub) => prepare(sub, &format!("{name}{suffix}"), taken)?,
+            None => {}
+        }
+    }
+    if let Some(Value::Array(items)) = map.get_mut("prefixItems") {
+        for (i, item) in items.iter_mut().enumerate() {
+            prepare(item, &format!("{name}Item{i}"), taken)?;
+        }
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(members)) = map.get_mut(keyword) {
+            let single = nullable_of_one && keyword != "allOf";
+            for (i, member) in members.iter_mut().enumerate() {
+                if member.get("type") == Some(&json!("null")) {
+                    continue;
+                }
+                let member_name = if single {
+                    name.to_owned()
+                } else {
+                    format!("{name}Variant{i}")
+                };
+                prepare(member, &member_name, taken)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A description as a doc comment shows it, and nothing more: no line is indented (which
+/// would make a code block, that is a doctest), and a fence without a language is a `text`
+/// one.
+pub(crate) fn doc_safe(description: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in description.lines() {
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            if !in_fence && (info.trim().is_empty() || info.trim() == "rust") {
+                out.push("```text".to_owned());
+            } else {
+                out.push(trimmed.to_owned());
+            }
+            in_fence = !in_fence;
+        } else if in_fence {
+            out.push(line.to_owned());
+        } else {
+            out.push(trimmed.to_owned());
+        }
+    }
+    if in_fence {
+        out.push("```".to_owned());
+    }
+    out.join("\n")
 }
 
 /// The Rust types of `schemas` (each a name and a JSON Schema) in one typify type space; a
-/// type whose name typify did not take is given it as an alias.
+/// type whose name typify did not take is given it as an alias. typify's panics (on schemas
+/// it has no support for) are errors.
 fn types(named: &[(&str, Value)]) -> Result<TokenStream, String> {
+    let mut taken = HashSet::new();
+    let mut prepared = Vec::new();
+    for (name, schema) in named {
+        let mut schema = schema.clone();
+        prepare(&mut schema, name, &mut taken)?;
+        prepared.push((*name, schema));
+    }
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| typify(&prepared)));
+    std::panic::set_hook(hook);
+    result.unwrap_or_else(|payload| {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("typify cannot generate its types: {reason}"))
+    })
+}
+
+fn typify(named: &[(&str, Value)]) -> Result<TokenStream, String> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_derive("PartialEq".to_owned());
     let mut space = TypeSpace::new(&settings);
@@ -331,30 +521,28 @@ fn types(named: &[(&str, Value)]) -> Result<TokenStream, String> {
             aliases.push(quote! { pub type #alias = #ident; });
         }
     }
+    if space.uses_chrono() || space.uses_uuid() || space.uses_regress() {
+        return Err("its types would need chrono, uuid or regress at run time".into());
+    }
     let stream = space.to_stream();
     Ok(quote! { #stream #(#aliases)* })
 }
 
 /// `tools::<tool>`: its name, arguments and output.
 fn tool_module(m: &Module<'_>, tool: &Tool) -> Result<TokenStream, BuildError> {
-    let output = match tool.outputs.as_slice() {
-        [] => json!({"type": "null"}),
-        [one] => {
-            let mut schema = one.clone();
-            schema.remove("title");
-            Value::Object(schema)
-        }
-        several => object_schema(several, false),
-    };
-    let generated = if tool.outputs.is_empty() {
-        types(&[("Args", object_schema(&tool.inputs, true))])
-            .map(|t| quote! { #t pub type Output = (); })
-    } else {
-        types(&[
-            ("Args", object_schema(&tool.inputs, true)),
-            ("Output", output),
-        ])
-    }
+    let generated = (|| {
+        let args = object_schema(&tool.inputs, true)?;
+        let output = match tool.outputs.as_slice() {
+            [] => return types(&[("Args", args)]).map(|t| quote! { #t pub type Output = (); }),
+            [one] => {
+                let mut schema = one.clone();
+                schema.remove("title");
+                Value::Object(schema)
+            }
+            several => object_schema(several, false)?,
+        };
+        types(&[("Args", args), ("Output", output)])
+    })()
     .map_err(|e| problem(m, &tool.pointer, format!("ServerTool `{}`: {e}", tool.name)))?;
     let ident = format_ident!("{}", tool.ident);
     let name = &tool.name;
@@ -362,7 +550,7 @@ fn tool_module(m: &Module<'_>, tool: &Tool) -> Result<TokenStream, BuildError> {
         " The `ServerTool` `{name}`{}",
         tool.description
             .as_deref()
-            .map(|d| format!(": {d}"))
+            .map(|d| format!(": {}", doc_safe(d)))
             .unwrap_or_default()
     );
     Ok(quote! {
@@ -378,15 +566,13 @@ fn tool_module(m: &Module<'_>, tool: &Tool) -> Result<TokenStream, BuildError> {
 /// The trait method, the `RustTool` adapter and the registration of one tool.
 fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
     let ident = format_ident!("{}", tool.ident);
-    let adapter = format_ident!(
-        "__{}Tool",
-        heck::ToUpperCamelCase::to_upper_camel_case(tool.ident.as_str())
-    );
+    // from the unique identifier as it is: two identifiers may camel-case alike
+    let adapter = format_ident!("__Tool_{}", tool.ident);
     let description = tool.description.as_deref().unwrap_or_default();
     let doc = if description.is_empty() {
         format!(" The tool `{}`.", tool.name)
     } else {
-        format!(" {description}")
+        format!(" {}", doc_safe(description))
     };
     let method = quote! {
         #[doc = #doc]
@@ -412,6 +598,7 @@ fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
     });
     let adapter_item = quote! {
         #[doc(hidden)]
+        #[allow(non_camel_case_types)]
         pub struct #adapter<T>(::std::sync::Arc<T>);
 
         impl<T: Tools> ::agentspec_types::RustTool for #adapter<T> {
@@ -461,10 +648,12 @@ fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
 
 /// `flows::<flow>` or `agents::<agent>`: its inputs and outputs.
 fn io_module(m: &Module<'_>, c: &WithIo) -> Result<TokenStream, BuildError> {
-    let generated = types(&[
-        ("Inputs", object_schema(&c.inputs, true)),
-        ("Outputs", object_schema(&c.outputs, true)),
-    ])
+    let generated = (|| {
+        types(&[
+            ("Inputs", object_schema(&c.inputs, true)?),
+            ("Outputs", object_schema(&c.outputs, true)?),
+        ])
+    })()
     .map_err(|e| {
         problem(
             m,

@@ -52,6 +52,7 @@ mod generate;
 mod names;
 mod report;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use agentspec_types::components::Components;
@@ -73,6 +74,17 @@ pub enum BuildError {
         /// Why.
         source: std::io::Error,
     },
+    /// The generated code could not be written.
+    #[error("error: cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `emit` ran outside a build script: `OUT_DIR` is not set.
+    #[error("error: OUT_DIR is not set: `agentspec_build::Builder::emit` runs in a build script")]
+    NoOutDir,
     /// The document does not load or does not validate; every error (and warning) found.
     #[error("{}", report::errors(diagnostics))]
     Document {
@@ -216,6 +228,7 @@ impl Builder {
                 components: components_text
                     .as_ref()
                     .map(|_| components.to_json_pretty()),
+                components_set: components_text.as_ref().map(|_| &components),
                 keep_unknown: self.keep_unknown,
             };
             let (tokens, summary) = generate::module(&module)?;
@@ -249,34 +262,36 @@ impl Builder {
     /// on an error, prints every diagnostic as rustc does and ends the build script with
     /// exit code 1, which fails the build.
     pub fn emit(&self, file_name: &str) {
+        let out_dir = std::env::var_os("OUT_DIR").map(PathBuf::from);
+        let result = self.emit_to(out_dir.as_deref(), file_name, &mut std::io::stdout().lock());
+        if let Err(error) = result {
+            eprintln!("{error}");
+            std::process::exit(1);
+        }
+    }
+
+    /// [`Builder::emit`] without ending the process: generates into `out_dir/<file_name>`
+    /// (`None`: `$OUT_DIR` is not set, an error) and writes cargo's instructions
+    /// (`cargo:rerun-if-changed=…`, `cargo:warning=…`) to `instructions`, even when it fails.
+    pub fn emit_to(
+        &self,
+        out_dir: Option<&Path>,
+        file_name: &str,
+        instructions: &mut dyn Write,
+    ) -> Result<Generated, BuildError> {
         let mut read = Vec::new();
         let result = self.generate_reading(&mut read);
+        // a failed write of an instruction cannot be reported anywhere better
         for path in &read {
-            println!("cargo:rerun-if-changed={}", path.display());
+            let _ = writeln!(instructions, "cargo:rerun-if-changed={}", path.display());
         }
-        let result = result.and_then(|generated| {
-            let out = std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or_else(|| BuildError::Io {
-                    path: PathBuf::from("$OUT_DIR"),
-                    source: std::io::Error::other(
-                        "OUT_DIR is not set: `emit` runs in a build script",
-                    ),
-                })?;
-            write_if_changed(&out.join(file_name), &generated.code)?;
-            Ok(generated)
-        });
-        match result {
-            Ok(generated) => {
-                for warning in &generated.warnings {
-                    println!("cargo:warning={}", warning.one_line());
-                }
-            }
-            Err(error) => {
-                eprintln!("{error}");
-                std::process::exit(1);
-            }
+        let generated = result?;
+        for warning in &generated.warnings {
+            let _ = writeln!(instructions, "cargo:warning={}", warning.one_line());
         }
+        let out = out_dir.ok_or(BuildError::NoOutDir)?;
+        write_if_changed(&out.join(file_name), &generated.code)?;
+        Ok(generated)
     }
 }
 
@@ -302,7 +317,7 @@ fn write_if_changed(path: &Path, code: &str) -> Result<(), BuildError> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == code) {
         return Ok(());
     }
-    std::fs::write(path, code).map_err(|source| BuildError::Io {
+    std::fs::write(path, code).map_err(|source| BuildError::Write {
         path: path.to_owned(),
         source,
     })

@@ -25,25 +25,35 @@ impl Names {
     }
 }
 
-/// `name` as a snake_case identifier: letters (any script, as Rust allows), digits and `_`
-/// only, never a keyword, never starting with a digit, never empty.
+/// Words an identifier cannot be in edition 2024 (`gen` included), besides those syn knows.
+const RESERVED: [&str; 4] = ["gen", "self", "super", "crate"];
+
+/// `name` as a snake_case identifier: characters Rust allows in identifiers (Unicode's
+/// XID, any script) and `_` only, never a keyword, never starting with a digit, never
+/// empty.
 pub(crate) fn snake_ident(name: &str) -> String {
     let cleaned: String = name
         .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .map(|c| {
+            if unicode_ident::is_xid_continue(c) && c != '_' {
+                c
+            } else {
+                ' '
+            }
+        })
         .collect();
     let mut ident: String = cleaned
         .to_snake_case()
         .chars()
-        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .filter(|c| unicode_ident::is_xid_continue(*c))
         .collect();
     if ident.is_empty() {
         ident = "unnamed".into();
     }
-    if ident.starts_with(|c: char| c.is_numeric()) {
+    if !ident.starts_with(|c: char| unicode_ident::is_xid_start(c) || c == '_') {
         ident.insert(0, '_');
     }
-    if syn::parse_str::<syn::Ident>(&ident).is_err() || ident == "self" || ident == "super" {
+    if syn::parse_str::<syn::Ident>(&ident).is_err() || RESERVED.contains(&ident.as_str()) {
         ident.push('_');
     }
     ident
@@ -63,6 +73,10 @@ mod tests {
         assert_eq!(snake_ident("Self"), "self_");
         assert_eq!(snake_ident("→"), "unnamed");
         assert_eq!(snake_ident("météo"), "météo");
+        assert_eq!(snake_ident("area m²"), "area_m");
+        assert_eq!(snake_ident("co₂"), "co");
+        assert_eq!(snake_ident("gen"), "gen_");
+        assert_eq!(snake_ident("__x__"), "x");
         let mut names = Names::default();
         assert_eq!(names.unique("getWeather"), "get_weather");
         assert_eq!(names.unique("get_weather"), "get_weather_2");

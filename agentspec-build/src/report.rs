@@ -23,7 +23,7 @@ impl Located {
         let line_text = diagnostic
             .line
             .map(|line| LineIndex::new(text).line_text(line).to_owned())
-            .filter(|line| !holds_secret(line));
+            .filter(|line| !holds_secret(line) && !points_into_secret(&diagnostic.pointer));
         Located {
             path: path.to_owned(),
             diagnostic,
@@ -98,6 +98,19 @@ fn holds_secret(line: &str) -> bool {
         .iter()
         .flat_map(|fields| fields.iter())
         .any(|(key, _)| line.contains(key))
+}
+
+/// Whether a pointer goes through a sensitive field or `sensitive_headers`, whose entries
+/// sit on lines of their own.
+fn points_into_secret(pointer: &str) -> bool {
+    use agentspec_types::ComponentSet;
+    pointer.split('/').any(|token| {
+        token.starts_with("sensitive")
+            || agentspec_types::Component::SECRET_FIELDS
+                .iter()
+                .flat_map(|fields| fields.iter())
+                .any(|(key, _)| token == *key)
+    })
 }
 
 /// Every diagnostic, errors first, then a summary line.

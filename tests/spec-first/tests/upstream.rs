@@ -8,7 +8,8 @@ use agentspec_types::components::Components;
 use agentspec_types::{Document, LoadOptions};
 use serde_json::Value;
 
-const AGENTS: [&str; 7] = [
+const AGENTS: [&str; 8] = [
+    "SpecializedAgent",
     "Agent",
     "OciAgent",
     "A2AAgent",
