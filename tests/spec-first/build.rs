@@ -1,11 +1,17 @@
 //! Generates the spec-first code of the weather tools' document (and of its changed version,
 //! for the trybuild case), and of every upstream configuration that `agentspec check`
-//! passes, into one file.
+//! passes, into one file; the upstream configurations read as `scripts/upstream-oracle.py`
+//! reads them: JSON5 with its comments and trailing commas removed, the disaggregated
+//! example with its components file, the plugin example with its plugin components kept.
 
 use std::path::{Path, PathBuf};
 
 fn main() {
     let upstream = Path::new("../fixtures/upstream");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let json5_dir = out.join("json5");
+    std::fs::create_dir_all(&json5_dir).expect("a folder");
+    let mut plugins: Vec<PathBuf> = Vec::new();
     let mut documents: Vec<PathBuf> = Vec::new();
     let mut refused: Vec<String> = Vec::new();
     for folder in ["examples", "tests", "tests/invalid"] {
@@ -22,6 +28,26 @@ fn main() {
         files.sort();
         for file in files {
             println!("cargo:rerun-if-changed={}", file.display());
+            if file.ends_with("examples/plugin_assistant.json")
+                || file.ends_with("examples/plugin_assistant.yaml")
+            {
+                plugins.push(file);
+                continue;
+            }
+            // JSON5 as the oracle reads it: the same text as JSON
+            let file = if file.extension().is_some_and(|e| e == "json5") {
+                let text = std::fs::read_to_string(&file).expect("reads");
+                let stem = file
+                    .file_stem()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned();
+                let json = json5_dir.join(format!("{stem}.json"));
+                std::fs::write(&json, strip_json5(&text)).expect("writes");
+                json
+            } else {
+                file
+            };
             // one at a time first: a document agentspec refuses is left out (and listed)
             match agentspec_build::Builder::new().document(&file).generate() {
                 Ok(_) => documents.push(file),
@@ -45,7 +71,6 @@ fn main() {
     for d in &documents {
         builder = builder.document(d);
     }
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     // `write`, not `emit`: the upstream documents' warnings would flood every build
     let generated = builder
         .write(out.join("spec_first.rs"))
@@ -73,10 +98,19 @@ fn main() {
         }
         summaries.extend(generated.documents);
     }
+    // the plugin example: its plugin components kept as read (no plugin is registered here)
+    let mut builder = agentspec_build::Builder::new().keep_unknown(true);
+    for plugin in &plugins {
+        builder = builder.document(plugin);
+    }
+    let generated = builder
+        .write(out.join("spec_first_plugins.rs"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    summaries.extend(generated.documents);
     // each upstream document with how many tools, flows and agents it generated
     let listed: Vec<String> = summaries
         .iter()
-        .filter(|s| s.path.starts_with(upstream))
+        .filter(|s| s.path.starts_with(upstream) || s.path.starts_with(&json5_dir))
         .map(|s| {
             format!(
                 "{}\t{}\t{}\t{}",
@@ -89,4 +123,57 @@ fn main() {
         .collect();
     std::fs::write(out.join("upstream_generated.txt"), listed.join("\n")).expect("writes");
     std::fs::write(out.join("upstream_refused.txt"), refused.join("\n")).expect("writes");
+}
+
+/// JSON5 as upstream writes it, as JSON: `//` and `/* */` comments, and commas before a
+/// closing bracket, removed outside strings (what `scripts/upstream-oracle.py` does).
+fn strip_json5(text: &str) -> String {
+    let mut out = String::new();
+    let mut plain = String::new();
+    let mut chars = text.char_indices().peekable();
+    let flush = |plain: &mut String, out: &mut String| {
+        let mut kept = String::new();
+        let pieces: Vec<char> = plain.chars().collect();
+        for (i, c) in pieces.iter().enumerate() {
+            if *c == ',' {
+                let next = pieces[i + 1..].iter().find(|c| !c.is_whitespace());
+                if matches!(next, Some('}' | ']')) {
+                    continue;
+                }
+            }
+            kept.push(*c);
+        }
+        out.push_str(&kept);
+        plain.clear();
+    };
+    while let Some((i, c)) = chars.next() {
+        if c == '"' {
+            flush(&mut plain, &mut out);
+            out.push('"');
+            while let Some((_, c)) = chars.next() {
+                out.push(c);
+                if c == '\\' {
+                    if let Some((_, escaped)) = chars.next() {
+                        out.push(escaped);
+                    }
+                } else if c == '"' {
+                    break;
+                }
+            }
+        } else if text[i..].starts_with("//") {
+            while chars.next_if(|(_, c)| *c != '\n').is_some() {}
+        } else if text[i..].starts_with("/*") {
+            chars.next();
+            while let Some((j, _)) = chars.next() {
+                if text[j..].starts_with("*/") {
+                    chars.next();
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    flush(&mut plain, &mut out);
+    out
 }

@@ -18,6 +18,11 @@ pub mod disaggregated_yaml {
     ));
 }
 
+/// The plugin example, its plugin components kept as read.
+pub mod plugins {
+    include!(concat!(env!("OUT_DIR"), "/spec_first_plugins.rs"));
+}
+
 /// The upstream configurations whose code is generated above, one path a line.
 pub const UPSTREAM_GENERATED: &str =
     include_str!(concat!(env!("OUT_DIR"), "/upstream_generated.txt"));

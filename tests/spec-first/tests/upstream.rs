@@ -58,7 +58,12 @@ fn every_upstream_configuration_agentspec_checks_generates_code_that_compiles() 
         let [path, tools, flows, agents] = fields[..] else {
             panic!("a line of four fields: {line}")
         };
-        let path = format!("{dir}{path}");
+        // a JSON5 file is read as the JSON it becomes (in OUT_DIR), as the oracle reads it
+        let path = if std::path::Path::new(path).is_absolute() {
+            path.to_owned()
+        } else {
+            format!("{dir}{path}")
+        };
         let components = if path.contains("howto_disaggregated_main_config") {
             Components::from_path(path.replace("main_config", "component_config")).expect("loads")
         } else {
@@ -67,9 +72,10 @@ fn every_upstream_configuration_agentspec_checks_generates_code_that_compiles() 
         let text = std::fs::read_to_string(&path).expect("reads");
         let format = agentspec_types::Format::from_path(std::path::Path::new(&path))
             .expect("a known extension");
-        let doc =
-            Document::from_str_with(&text, format, &LoadOptions::new().components(&components))
-                .expect("loads");
+        let options = LoadOptions::new()
+            .components(&components)
+            .keep_unknown(path.contains("plugin_assistant"));
+        let doc = Document::from_str_with(&text, format, &options).expect("loads");
         let expected = count(&doc.to_value());
         let generated = (
             tools.parse().expect("a count"),
@@ -88,13 +94,15 @@ fn every_upstream_configuration_agentspec_checks_generates_code_that_compiles() 
         "{documents} upstream configurations: {} server tools, {} flows, {} agents generated and compiled",
         totals.0, totals.1, totals.2
     );
-    // 70 documents alone, and the disaggregated example (JSON and YAML) with its components
-    assert_eq!(documents, 72);
+    // the 74 pyagentspec 26.3.1 loads (scripts/upstream-oracle.py): 70 documents alone, the
+    // disaggregated example (JSON and YAML) with its components file, and the plugin example
+    // (JSON and YAML) with its plugin components kept
+    assert_eq!(documents, 74);
     assert!(totals.0 > 0 && totals.1 > 0 && totals.2 > 0, "{totals:?}");
-    // what agentspec refuses is refused for a reason pyagentspec shares (JSON5, older or
-    // newer versions, components files read alone, plugins not registered, broken references)
+    // what agentspec refuses, pyagentspec refuses too: illustrative JSON5 fragments, older
+    // or newer versions, components files read alone, broken references
     let refused: Vec<&str> = UPSTREAM_REFUSED.lines().collect();
-    assert_eq!(refused.len(), 32, "{refused:#?}");
+    assert_eq!(refused.len(), 30, "{refused:#?}");
     for line in refused {
         let code = line.rsplit('\t').next().unwrap_or_default();
         assert!(

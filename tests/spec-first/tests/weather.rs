@@ -164,3 +164,50 @@ fn a_failing_tool_is_an_execution_error() {
     assert_eq!(error.code(), "tool-failed");
     assert!(error.to_string().contains("no rates"));
 }
+
+/// The tools' properties without their descriptions.
+fn without_descriptions(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| *k != "description")
+                .map(|(k, v)| (k.clone(), without_descriptions(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_descriptions).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn the_readme_shows_these_tools() {
+    let readme = include_str!("../../../README.md");
+    let section = readme
+        .split("## Spec-first")
+        .nth(1)
+        .and_then(|s| s.split("```yaml\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("the README's spec-first document");
+    let agent = format!(
+        "component_type: Agent\nid: a\nname: a\nsystem_prompt: s\nagentspec_version: 25.4.1\n\
+         llm_config: {{component_type: VllmConfig, id: l, name: l, url: 'http://x', model_id: m}}\n{section}"
+    );
+    let shown = Document::from_yaml_str(&agent).expect("loads").to_value();
+    let fixture: Value = serde_json::from_str(weather_tools::JSON).expect("JSON");
+    for (shown, tool) in shown["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .zip(fixture["tools"].as_array().expect("tools"))
+    {
+        assert_eq!(shown["name"], tool["name"]);
+        for key in ["inputs", "outputs"] {
+            assert_eq!(
+                without_descriptions(&shown[key]),
+                without_descriptions(&tool[key]),
+                "{key} of {}",
+                tool["name"]
+            );
+        }
+    }
+}
