@@ -215,7 +215,7 @@ impl Builder {
             if all.iter().any(Diagnostic::is_error) {
                 return Err(document_error(path, &text, all));
             }
-            warnings.extend(all.into_iter().map(|d| Located::new(path, &text, d)));
+            warnings.extend(Located::all(path, &text, all));
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -306,10 +306,7 @@ fn read_text(path: &Path) -> Result<(String, Format), BuildError> {
 
 fn document_error(path: &Path, text: &str, diagnostics: Vec<Diagnostic>) -> BuildError {
     BuildError::Document {
-        diagnostics: diagnostics
-            .into_iter()
-            .map(|d| Located::new(path, text, d))
-            .collect(),
+        diagnostics: Located::all(path, text, diagnostics),
     }
 }
 

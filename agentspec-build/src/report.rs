@@ -20,9 +20,24 @@ pub struct Located {
 
 impl Located {
     pub(crate) fn new(path: &Path, text: &str, diagnostic: Diagnostic) -> Self {
+        Self::all(path, text, vec![diagnostic])
+            .pop()
+            .expect("one diagnostic in, one out")
+    }
+
+    /// Each of `diagnostics` of the document at `path` (its lines counted once).
+    pub(crate) fn all(path: &Path, text: &str, diagnostics: Vec<Diagnostic>) -> Vec<Self> {
+        let index = LineIndex::new(text);
+        diagnostics
+            .into_iter()
+            .map(|d| Self::with_index(path, &index, d))
+            .collect()
+    }
+
+    fn with_index(path: &Path, index: &LineIndex<'_>, diagnostic: Diagnostic) -> Self {
         let line_text = diagnostic
             .line
-            .map(|line| LineIndex::new(text).line_text(line).to_owned())
+            .map(|line| index.line_text(line).to_owned())
             .filter(|line| !holds_secret(line) && !points_into_secret(&diagnostic.pointer));
         Located {
             path: path.to_owned(),
