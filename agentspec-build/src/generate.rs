@@ -724,6 +724,15 @@ fn document_items(m: &Module<'_>) -> Result<TokenStream, BuildError> {
             ::agentspec_types::Document::from_str_with(JSON, ::agentspec_types::Format::Json, &options)
         }
 
+        /// Loads [`JSON`] with `options`, for example with the plugin registry, to read
+        /// plugin components as their Rust types (with a components file, add the components
+        /// of `COMPONENTS_JSON` to them).
+        pub fn load_with(
+            options: &::agentspec_types::LoadOptions<'_>,
+        ) -> ::core::result::Result<::agentspec_types::Document, ::agentspec_types::LoadError> {
+            ::agentspec_types::Document::from_str_with(JSON, ::agentspec_types::Format::Json, options)
+        }
+
         /// The document, loaded once.
         pub fn document() -> &'static ::agentspec_types::Document {
             static DOCUMENT: ::std::sync::OnceLock<::agentspec_types::Document> =

@@ -57,6 +57,7 @@ use std::path::{Path, PathBuf};
 
 use agentspec_types::components::Components;
 use agentspec_types::diagnostic::Levels;
+use agentspec_types::plugin::PluginRegistry;
 use agentspec_types::{Diagnostic, Document, Format, LoadOptions, locate};
 
 pub use report::Located;
@@ -137,6 +138,7 @@ pub struct Builder {
     components: Option<PathBuf>,
     keep_unknown: bool,
     levels: Levels,
+    plugins: Option<PluginRegistry>,
 }
 
 impl Builder {
@@ -163,6 +165,14 @@ impl Builder {
     /// same way.
     pub fn keep_unknown(mut self, keep: bool) -> Self {
         self.keep_unknown = keep;
+        self
+    }
+
+    /// The plugin component types the documents may hold (see `#[derive(Component)]`): the
+    /// build checks their fields. The generated `load()` and `document()` cannot name the
+    /// registry, so they keep plugin components as read; `load_with` takes options with it.
+    pub fn plugins(mut self, plugins: PluginRegistry) -> Self {
+        self.plugins = Some(plugins);
         self
     }
 
@@ -201,10 +211,13 @@ impl Builder {
         for path in &self.documents {
             read.push(path.clone());
             let (text, format) = read_text(path)?;
-            let options = LoadOptions::new()
+            let mut options = LoadOptions::new()
                 .components(&components)
                 .keep_unknown(self.keep_unknown)
                 .levels(&self.levels);
+            if let Some(plugins) = &self.plugins {
+                options = options.plugins(plugins);
+            }
             let doc = Document::from_str_with(&text, format, &options)
                 .map_err(|e| document_error(path, &text, e.diagnostics))?;
             let mut found = doc.validate_with(&self.levels);
@@ -229,7 +242,7 @@ impl Builder {
                     .as_ref()
                     .map(|_| components.to_json_pretty()),
                 components_set: components_text.as_ref().map(|_| &components),
-                keep_unknown: self.keep_unknown,
+                keep_unknown: self.keep_unknown || self.plugins.is_some(),
             };
             let (tokens, summary) = generate::module(&module)?;
             modules.push(tokens);

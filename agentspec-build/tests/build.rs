@@ -324,3 +324,50 @@ fn the_tools_of_a_components_file_are_generated() {
     assert!(generated.code.contains("pub const COMPONENTS_JSON"));
     assert_eq!(generated.read, [components, main]);
 }
+
+/// A service the runtime knows.
+#[derive(agentspec_types::Component, Clone, Debug, PartialEq)]
+#[component(plugin_name = "services", plugin_version = "1.0.0")]
+struct PluginService {
+    #[component(base)]
+    base: agentspec_types::ComponentFields,
+    /// The port it listens on.
+    #[component(default = 8080)]
+    port: u16,
+}
+
+#[test]
+fn plugin_components_are_checked_with_the_registry_given() {
+    use agentspec_types::plugin::PluginRegistry;
+    let text = "component_type: PluginService\nid: s\nname: svc\n\
+                component_plugin_name: services\ncomponent_plugin_version: 1.0.0\n\
+                port: 8081\nagentspec_version: 25.4.1\n";
+    let path = file("plugin.yaml", text);
+    let error = Builder::new()
+        .document(&path)
+        .generate()
+        .expect_err("no plugin");
+    assert!(
+        error.to_string().contains("plugin-not-registered"),
+        "{error}"
+    );
+    let plugins = PluginRegistry::new()
+        .with::<PluginService>()
+        .expect("registers");
+    let generated = Builder::new()
+        .document(&path)
+        .plugins(plugins.clone())
+        .generate()
+        .expect("generates");
+    // at run time, the registry is the caller's: load() keeps the component as read
+    assert!(generated.code.contains(".keep_unknown(true)"));
+    assert!(generated.code.contains("pub fn load_with("));
+    // a field of the wrong type is an error at build time
+    let path = file("plugin_bad.yaml", &text.replace("8081", "'not a port'"));
+    let error = Builder::new()
+        .document(&path)
+        .plugins(plugins)
+        .generate()
+        .expect_err("a bad port");
+    assert!(error.to_string().contains("plugin_bad.yaml:6:"), "{error}");
+}

@@ -135,4 +135,9 @@ fn generated_documents_load_at_run_time_without_validating_again() {
     let loaded = disaggregated_json::howto_disaggregated_main_config::load().expect("loads");
     assert!(!disaggregated_json::howto_disaggregated_main_config::COMPONENTS_JSON.is_empty());
     assert!(loaded.validate().iter().all(|d| !d.is_error()));
+    // the plugin example: kept as read by load(), and by load_with as the caller says
+    use agentspec_spec_first_tests::plugins::plugin_assistant;
+    assert!(plugin_assistant::load().is_ok());
+    assert!(plugin_assistant::load_with(&LoadOptions::new()).is_err());
+    assert!(plugin_assistant::load_with(&LoadOptions::new().keep_unknown(true)).is_ok());
 }
