@@ -1,13 +1,18 @@
-//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp]` (or `--write-linear N FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N
-//! LLM nodes for profiling by hand): loads and writes large generated documents with the typed
+//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases]` (or `--write-linear N
+//! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
+//! profiling by hand; `--phases` times each step of `check` per node): loads and writes large generated documents with the typed
 //! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
 //! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
 //! Then times calling `#[tool]` functions from JSON arguments, through the tool and
 //! through a `Toolbox`, against calling the function directly and against hand-written
 //! serde glue, in the same run; and one call over MCP (stdio and streamable HTTP, the server
 //! in another process) against a direct `Toolbox::call`. `--mcp` runs that table alone.
+//!
+//! It allocates with mimalloc, as the `agentspec` binary does; built with the feature
+//! `system-allocator`, with the system allocator. Each baseline runs on the same allocator as
+//! what it is compared with.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -20,17 +25,24 @@ use agentspec_types::Document;
 use agentspec_types::tool::{RustTool, Toolbox, block_on};
 use serde_json::json;
 
+/// The allocator the benchmark times with: the `agentspec` binary's (mimalloc), or the
+/// system's with the feature `system-allocator`. Baselines and measured code share it.
+#[cfg(not(feature = "system-allocator"))]
+const INNER: mimalloc::MiMalloc = mimalloc::MiMalloc;
+#[cfg(feature = "system-allocator")]
+const INNER: std::alloc::System = std::alloc::System;
+
 /// Counts the bytes in use and their high-water mark.
 struct Counting;
 
 static CURRENT: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
-// SAFETY: forwards every call to the system allocator unchanged; only counts sizes.
+// SAFETY: forwards every call to `INNER` unchanged; only counts sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: same contract as the caller's.
-        let p = unsafe { System.alloc(layout) };
+        let p = unsafe { INNER.alloc(layout) };
         if !p.is_null() {
             let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
             PEAK.fetch_max(now, Ordering::Relaxed);
@@ -39,12 +51,12 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) };
+        unsafe { INNER.dealloc(ptr, layout) };
         CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: same contract as the caller's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = unsafe { INNER.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size >= layout.size() {
                 let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
@@ -368,9 +380,10 @@ fn process_checks(runs: usize, quick: bool) {
         return;
     }
     println!(
-        "| process | bytes | Value parse process ms | `agentspec check` ms | check / Value | check µs/node |"
+        "| process | bytes | Value parse process ms | `agentspec check` ms | check / Value | check µs/node | µs/node / first row's |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut first_per_node = None;
     let dir = std::env::temp_dir().join(format!("agentspec-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp folder");
     let sizes: &[usize] = if quick { &[1000] } else { &[1000, 5000, 20000] };
@@ -391,13 +404,16 @@ fn process_checks(runs: usize, quick: bool) {
             run(&me, &["--parse-value".as_ref(), file.as_os_str()])
         });
         let check = fastest(runs, || run(&cli, &["check".as_ref(), file.as_os_str()]));
+        let per_node = check.as_secs_f64() * 1e6 / n as f64;
+        let first = *first_per_node.get_or_insert(per_node);
         println!(
-            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
             text.len(),
             ms(value),
             ms(check),
             check.as_secs_f64() / value.as_secs_f64(),
-            check.as_secs_f64() * 1e6 / n as f64,
+            per_node,
+            per_node / first,
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -532,6 +548,43 @@ fn hostile_shapes(runs: usize, quick: bool) {
     }
 }
 
+/// Each step of `check` in process, per node, on linear flows of growing size: how each
+/// step's cost per node grows (the whole-process table shows the sum).
+fn phases(runs: usize) {
+    println!(
+        "| LLM nodes | Value parse µs/node | tree parse µs/node | typed load µs/node | validate µs/node | drop µs/node |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for n in [1000, 5000, 20000] {
+        let text = to_json(&linear_flow_document(n));
+        let per = |d: Duration| d.as_secs_f64() * 1e6 / n as f64;
+        let value = fastest_kept(runs, || parse_value(&text));
+        let tree = fastest_kept(runs, || {
+            agentspec_types::syntax::json::parse_json(&text).expect("parses")
+        });
+        let load = fastest_kept(runs, || Document::from_json_str(&text).expect("loads"));
+        let doc = Document::from_json_str(&text).expect("loads");
+        let validate = fastest(runs, || doc.validate());
+        let dropped = (0..runs)
+            .map(|_| {
+                let doc = Document::from_json_str(&text).expect("loads");
+                let start = Instant::now();
+                drop(doc);
+                start.elapsed()
+            })
+            .min()
+            .expect("runs");
+        println!(
+            "| {n} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            per(value),
+            per(tree),
+            per(load),
+            per(validate),
+            per(dropped)
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let [_, flag, file] = args.as_slice()
@@ -587,6 +640,19 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let runs = if quick { 2 } else { 7 };
+    println!(
+        "(allocator: {})",
+        if cfg!(feature = "system-allocator") {
+            "the system's"
+        } else {
+            "mimalloc, as the `agentspec` binary"
+        }
+    );
+    if args.iter().any(|a| a == "--phases") {
+        // for profiling by hand: per-node cost of each step of `check` on linear flows
+        phases(runs);
+        return;
+    }
     if args.iter().any(|a| a == "--hostile") {
         // the growth table alone
         hostile_shapes(runs, quick);
