@@ -178,8 +178,10 @@ fn per_call<T>(runs: usize, n: usize, mut f: impl FnMut() -> T) -> f64 {
 /// a typed load of the same text.
 fn yaml_loads(runs: usize, quick: bool) {
     println!();
-    println!("| YAML document | bytes | parser events ms | typed load ms | load / parser |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| YAML document | bytes | parser events ms | tree parse ms | typed load ms | load / parser |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     let sizes: &[usize] = if quick { &[1000] } else { &[1000, 5000, 20000] };
     for &n in sizes {
         let doc = Document::from_value(&linear_flow_document(n)).expect("loads");
@@ -192,12 +194,17 @@ fn yaml_loads(runs: usize, quick: bool) {
             }
             count
         });
-        // the document is freed after the clock stops (the parser's events hold nothing)
+        // the tree and the document are freed after the clock stops (the parser's events
+        // hold nothing)
+        let tree = fastest_kept(runs, || {
+            agentspec_types::syntax::yaml::parse_yaml(&text).expect("parses")
+        });
         let load = fastest_kept(runs, || Document::from_yaml_str(&text).expect("loads"));
         println!(
-            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} |",
+            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
             text.len(),
             ms(events),
+            ms(tree),
             ms(load),
             load.as_secs_f64() / events.as_secs_f64()
         );
