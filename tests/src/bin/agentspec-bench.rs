@@ -1,9 +1,9 @@
 //! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases]` (or `--write-linear N
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
-//! profiling by hand; `--phases` times each step of `check` per node): loads and writes large generated documents with the typed
-//! model and, in the same run, parses and writes the same bytes as `serde_json::Value`;
-//! prints a Markdown table of times (fastest of several runs), ratios and peak memory.
-//! Then times calling `#[tool]` functions from JSON arguments, through the tool and
+//! profiling by hand; `--phases` times each step of `check` per node): loads and writes
+//! large generated documents with the typed model and, in the same run, parses and writes
+//! the same bytes as `serde_json::Value`; prints a Markdown table of times (fastest of
+//! several runs), ratios and peak memory. Then times calling `#[tool]` functions from JSON arguments, through the tool and
 //! through a `Toolbox`, against calling the function directly and against hand-written
 //! serde glue, in the same run; and one call over MCP (stdio and streamable HTTP, the server
 //! in another process) against a direct `Toolbox::call`. `--mcp` runs that table alone.
