@@ -30,12 +30,26 @@ enum Frame {
 /// Maps saphyr's character indices to byte offsets, walking forward.
 struct Offsets<'a> {
     src: &'a str,
+    /// The source is ASCII: a character index is its byte offset.
+    ascii: bool,
     chars: usize,
     bytes: usize,
 }
 
-impl Offsets<'_> {
+impl<'a> Offsets<'a> {
+    fn new(src: &'a str) -> Self {
+        Offsets {
+            src,
+            ascii: src.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
+    }
+
     fn byte(&mut self, char_index: usize) -> u32 {
+        if self.ascii {
+            return char_index.min(self.src.len()) as u32;
+        }
         if char_index < self.chars {
             self.chars = 0;
             self.bytes = 0;
@@ -126,11 +140,7 @@ pub(crate) fn parse_yaml_with_depth(
         spare_entries: Vec::new(),
         nodes: 0,
         source_nodes: 0,
-        offsets: Offsets {
-            src,
-            chars: 0,
-            bytes: 0,
-        },
+        offsets: Offsets::new(src),
         root: None,
         depth: 0,
     };
@@ -543,11 +553,16 @@ fn resolve(
     })
 }
 
-/// A scalar's text as a string of its own: the parser's string moved (its spare capacity
-/// given back), or a copy of a slice of the source.
+/// A scalar's text as a string of its own: the parser's string moved, or a copy of a slice
+/// of the source. The parser's strings start at 32 bytes and double: spare capacity is
+/// given back when it is more than 32 bytes and more than half the text, so that memory stays
+/// within about twice the text without a reallocation for every short string.
 fn owned(text: std::borrow::Cow<'_, str>) -> String {
     let mut s = text.into_owned();
-    s.shrink_to_fit();
+    let spare = s.capacity() - s.len();
+    if spare > 32 && spare > s.len() / 2 {
+        s.shrink_to_fit();
+    }
     s
 }
 
@@ -1173,6 +1188,27 @@ mod tests {
             panic!()
         };
         assert_eq!((entries[1].key_offset, entries[1].value.offset), (7, 10));
+        // an ASCII source takes the short way: a character index is the byte offset
+        let node = parse_yaml("a: 1\nbb:\n  - x\n").unwrap();
+        let Value::Object(entries) = node.value else {
+            panic!()
+        };
+        let Value::Array(items) = &entries[1].value.value else {
+            panic!()
+        };
+        assert_eq!((entries[1].key_offset, items[0].offset), (5, 13));
+    }
+
+    #[test]
+    fn short_strings_keep_the_parser_allocation_long_ones_are_trimmed() {
+        let short = owned(std::borrow::Cow::Owned(
+            String::with_capacity(32) + "LlmNode",
+        ));
+        assert_eq!((short.as_str(), short.capacity()), ("LlmNode", 32));
+        let mut long = String::with_capacity(4096);
+        long.push_str(&"x".repeat(1000));
+        let long = owned(std::borrow::Cow::Owned(long));
+        assert_eq!((long.len(), long.capacity()), (1000, 1000));
     }
 
     #[test]
