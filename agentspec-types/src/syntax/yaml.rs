@@ -555,8 +555,8 @@ fn resolve(
 
 /// A scalar's text as a string of its own: the parser's string moved, or a copy of a slice
 /// of the source. The parser's strings start at 32 bytes and double: spare capacity is
-/// given back when it is more than 32 bytes and more than half the text, so that memory stays
-/// within about twice the text without a reallocation for every short string.
+/// given back only when it is both more than 32 bytes and more than half the text, so short
+/// strings are not reallocated one by one and none keeps more than that spare.
 fn owned(text: std::borrow::Cow<'_, str>) -> String {
     let mut s = text.into_owned();
     let spare = s.capacity() - s.len();
@@ -1182,7 +1182,7 @@ mod tests {
     }
 
     #[test]
-    fn offsets_count_bytes_after_non_ascii() {
+    fn offsets_are_bytes_in_ascii_and_non_ascii_sources() {
         let node = parse_yaml("é: ü\nb: 2\n").unwrap();
         let Value::Object(entries) = node.value else {
             panic!()
