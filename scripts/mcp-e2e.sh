@@ -3,16 +3,15 @@
 # wrote: the official MCP Python SDK over stdio and streamable HTTP (scripts/mcp-client.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/venv-mcp.sh
-cargo build --locked --quiet -p agentspec-types --features macros,mcp --example mcp_server
+source scripts/venv.sh
+source scripts/build.sh
 example=target/debug/examples/mcp_server
-"$venv_mcp/bin/python" scripts/mcp-client.py "$example"
+"$venv/bin/python" scripts/mcp-client.py "$example"
 # an Agent Spec runtime runs an agent whose tool lives in the Rust server
-"$venv_mcp/bin/python" scripts/mcp-runtime.py "$example"
+"$venv/bin/python" scripts/mcp-runtime.py "$example"
 
 # `agentspec check --mcp-servers` against the running example: the document it writes agrees
 # with it; a deliberately mismatched one is reported in full (scripts/mcp-mismatch.py)
-cargo build --locked --quiet -p agentspec-cli
 tmp=$(mktemp -d)
 "$example" http > "$tmp/url" &
 server=$!
@@ -24,13 +23,13 @@ target/debug/agentspec check --mcp-servers "$tmp/agent.json"
 # over stdio, the check starts the server itself, when allowed
 "$example" document stdio > "$tmp/stdio-agent.json"
 target/debug/agentspec check --mcp-servers --allow-stdio "$tmp/stdio-agent.json"
-"$venv_mcp/bin/python" scripts/mcp-mismatch.py "$tmp/agent.json" "$tmp/mismatched.json"
+"$venv/bin/python" scripts/mcp-mismatch.py "$tmp/agent.json" "$tmp/mismatched.json"
 set +e
 target/debug/agentspec check --mcp-servers --format json "$tmp/mismatched.json" > "$tmp/found.json"
 status=$?
 set -e
 target/debug/agentspec check --mcp-servers "$tmp/mismatched.json" || true
-"$venv_mcp/bin/python" - "$tmp/found.json" "$status" <<'PY'
+"$venv/bin/python" - "$tmp/found.json" "$status" <<'PY'
 import json, sys
 found = [(d["code"], d["pointer"]) for d in json.load(open(sys.argv[1]))]
 # in the order of their lines, as check prints them

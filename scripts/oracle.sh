@@ -5,15 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
-cargo build --quiet --locked -p agentspec-cli
+source scripts/build.sh
 "$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated
 # The documents pyagentspec writes at its own version, 26.3.1 (scripts/gen-corpus-26_3_1.py).
 "$venv/bin/python" scripts/oracle.py target/debug/agentspec tests/fixtures/generated-26_3_1
 
 # A document built in code (the README's agent): pyagentspec loads it and writes it back.
-cargo run --quiet --locked -p agentspec-types --features macros --example agent_in_code \
-  > target/agent_in_code.json
+target/debug/examples/agent_in_code > target/agent_in_code.json
 "$venv/bin/python" scripts/oracle_built.py target/agent_in_code.json
 # Components built in code both ways: pyagentspec's constructors and ours infer the same.
-cargo run --quiet --locked -p agentspec-tests --bin agentspec-built > target/built.jsonl
+target/debug/agentspec-built > target/built.jsonl
 "$venv/bin/python" scripts/oracle_built.py --cases target/built.jsonl

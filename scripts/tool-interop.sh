@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
-cargo build --quiet --locked -p agentspec-tests --bin agentspec-tool-interop
+source scripts/build.sh
 target/debug/agentspec-tool-interop > target/tool-interop.json
 "$venv/bin/python" scripts/tool-interop.py target/tool-interop.json

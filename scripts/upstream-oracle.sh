@@ -7,9 +7,9 @@
 # (`bash scripts/upstream-oracle.sh` alone: the list applies).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== upstream oracle: the configurations of oracle/agent-spec, read and written as pyagentspec does"
+
 source scripts/venv.sh
-cargo build --quiet --locked -p agentspec-cli
+source scripts/build.sh
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(--allow-failures scripts/upstream-known-failures.txt)
 "$venv/bin/python" scripts/upstream-oracle.py target/debug/agentspec tests/fixtures/upstream "${args[@]}"

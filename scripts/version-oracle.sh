@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
-cargo build --quiet --locked -p agentspec-cli
+source scripts/build.sh
 "$venv/bin/python" scripts/version-oracle.py target/debug/agentspec tests/fixtures/generated

@@ -36,7 +36,7 @@ fn generated_code_matches_the_snapshot() {
             .unwrap_or(snapshot.lines().count().min(code.lines().count()));
         panic!(
             "the generated code differs from tests/golden/agentspec_types.rs from line {} on.\n\
-             Review the change, then refresh the snapshot with:\n    UPDATE_GOLDEN=1 cargo test -p agentspec-tests --test golden",
+             Review the change, then refresh the snapshot with:\n    UPDATE_GOLDEN=1 cargo test -p agentspec-tests --test suite golden::",
             first + 1
         );
     }

@@ -1,5 +1,5 @@
 //! `#[tool]` and `#[derive(Component)]` misuse: one compile-fail case per mistake, each with its expected compiler
-//! output (refresh with `TRYBUILD=overwrite cargo test -p agentspec-tests --test ui`),
+//! output (refresh with `TRYBUILD=overwrite cargo test -p agentspec-tests --test suite ui::`),
 //! and a compile-pass case whose scope shadows the prelude names generated code uses.
 
 #[test]

@@ -181,7 +181,7 @@ fn without_descriptions(value: &Value) -> Value {
 
 #[test]
 fn the_readme_shows_these_tools() {
-    let readme = include_str!("../../../README.md");
+    let readme = include_str!("../../../../README.md");
     let section = readme
         .split("## Spec-first")
         .nth(1)

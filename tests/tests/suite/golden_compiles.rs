@@ -3,7 +3,7 @@
 
 #[allow(dead_code, missing_docs, clippy::all, reason = "generated code")]
 mod snapshot {
-    include!("../golden/agentspec_types.rs");
+    include!("../../golden/agentspec_types.rs");
 }
 
 use agentspec_types::document::Document;

@@ -1,0 +1,6 @@
+//! The spec-first tests, in one binary: each file is a module.
+
+mod shapes;
+mod ui;
+mod upstream;
+mod weather;
