@@ -142,15 +142,23 @@ impl<C: PartialEq> PartialEq for Document<C> {
 }
 
 /// The text a document was loaded from: the text itself when the loader owned it (a file, a
-/// reader), else its length and fingerprint, to recognize it when the document writes it
-/// again (no copy of a borrowed text is kept: a document stays smaller than its text).
+/// reader); for a borrowed text, what validation found in it at load, located, or (another
+/// component set than the bundled one) its length and fingerprint, to recognize it when the
+/// document writes it again. No copy of a borrowed text is kept: a document stays smaller
+/// than its text.
 pub(crate) struct Loaded {
     pub format: Format,
     pub text: LoadedText,
 }
 
 pub(crate) enum LoadedText {
+    /// The text itself: a file's or a reader's, which the loader owns.
     Owned(String),
+    /// What validation found (at the default levels), located while the borrowed text was at
+    /// hand: a document of the bundled types loaded from a string.
+    Validated(Vec<Diagnostic>),
+    /// A document of another component set loaded from a string (validating it at load would
+    /// decode it twice): its text is found again when the document writes it identically.
     Fingerprint { len: usize, hash: u64 },
 }
 
@@ -162,6 +170,7 @@ impl Loaded {
     ) -> Option<std::borrow::Cow<'_, str>> {
         let (len, hash) = match &self.text {
             LoadedText::Owned(text) => return Some(std::borrow::Cow::Borrowed(text)),
+            LoadedText::Validated(_) => return None,
             LoadedText::Fingerprint { len, hash } => (*len, *hash),
         };
         let all = WriteOptions::new().include_secrets(true);
@@ -247,17 +256,26 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 
     /// Loads a JSON document.
-    pub fn from_json_str(text: &str) -> Result<Self, LoadError> {
+    pub fn from_json_str(text: &str) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         Self::from_str_as(text, Format::Json)
     }
 
     /// Loads a YAML document.
-    pub fn from_yaml_str(text: &str) -> Result<Self, LoadError> {
+    pub fn from_yaml_str(text: &str) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         Self::from_str_as(text, Format::Yaml)
     }
 
     /// Loads a document in `format`. Errors and warnings carry line and column.
-    pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError> {
+    pub fn from_str_as(text: &str, format: Format) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         Self::from_str_with(text, format, &LoadOptions::new())
     }
 
@@ -266,15 +284,26 @@ impl<C: ComponentSet + Send> Document<C> {
         text: &str,
         format: Format,
         options: &LoadOptions<'_, C>,
-    ) -> Result<Self, LoadError> {
-        options.leveled(Self::from_str_at_default_levels(text, format, options))
+    ) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
+        options.leveled(Self::from_str_at_default_levels(
+            text, format, options, false,
+        ))
     }
 
+    /// Loads `text`; unless the loader keeps the text (`kept`), a document of the bundled
+    /// types is validated now, while the text is at hand to locate what validation finds.
     fn from_str_at_default_levels(
         text: &str,
         format: Format,
         options: &LoadOptions<'_, C>,
-    ) -> Result<Self, LoadError> {
+        kept: bool,
+    ) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         // lines are counted only when there is something to place
         let locate = |diagnostics: Vec<Diagnostic>| {
             if diagnostics.is_empty() {
@@ -291,13 +320,25 @@ impl<C: ComponentSet + Send> Document<C> {
                 // the parser's warnings come first: they are about the text
                 parsed.append(&mut doc.warnings);
                 doc.warnings = locate(parsed);
-                doc.source = Some(std::sync::Arc::new(Loaded {
-                    format,
+                let loaded = if kept {
+                    // the caller puts the text in its place
+                    LoadedText::Validated(Vec::new())
+                } else if let Some(bundled) =
+                    (&doc as &dyn std::any::Any).downcast_ref::<crate::Document>()
+                {
+                    let mut found = bundled.validate_rules();
+                    crate::document::locate(&mut found, text, format);
+                    LoadedText::Validated(found)
+                } else {
                     // trailing whitespace aside: it holds nothing to point at
-                    text: LoadedText::Fingerprint {
+                    LoadedText::Fingerprint {
                         len: text.trim_end().len(),
                         hash: crate::syntax::fingerprint(text.trim_end()),
-                    },
+                    }
+                };
+                doc.source = Some(std::sync::Arc::new(Loaded {
+                    format,
+                    text: loaded,
                 }));
                 Ok(doc)
             }
@@ -310,7 +351,10 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 
     /// Loads a document from a reader.
-    pub fn from_reader(mut reader: impl Read, format: Format) -> Result<Self, LoadError> {
+    pub fn from_reader(mut reader: impl Read, format: Format) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         let mut text = String::new();
         reader
             .read_to_string(&mut text)
@@ -323,8 +367,13 @@ impl<C: ComponentSet + Send> Document<C> {
         text: String,
         format: Format,
         options: &LoadOptions<'_, C>,
-    ) -> Result<Self, LoadError> {
-        let mut doc = Self::from_str_with(&text, format, options)?;
+    ) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
+        let mut doc = options.leveled(Self::from_str_at_default_levels(
+            &text, format, options, true,
+        ))?;
         doc.source = Some(std::sync::Arc::new(Loaded {
             format,
             text: LoadedText::Owned(text),
@@ -333,7 +382,10 @@ impl<C: ComponentSet + Send> Document<C> {
     }
 
     /// Loads a file; the format comes from its extension, else from its first character.
-    pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
+    pub fn from_path(path: impl AsRef<FsPath>) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         Self::from_path_with(path, &LoadOptions::new())
     }
 
@@ -341,7 +393,10 @@ impl<C: ComponentSet + Send> Document<C> {
     pub fn from_path_with(
         path: impl AsRef<FsPath>,
         options: &LoadOptions<'_, C>,
-    ) -> Result<Self, LoadError> {
+    ) -> Result<Self, LoadError>
+    where
+        C: 'static,
+    {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| LoadError::io(path.display(), e))?;
         let format = Format::from_path(path).unwrap_or_else(|| Format::sniff(&text));
@@ -572,9 +627,17 @@ impl<C: ComponentSet + Send> Document<C> {
         self.version
     }
 
-    /// Sets the version the document is written at.
+    /// Sets the version the document is written at (what validation found at load is then
+    /// found again; a kept text still locates it).
     pub fn set_agentspec_version(&mut self, version: Version) {
         self.version = version;
+        if self
+            .source
+            .as_ref()
+            .is_some_and(|s| !matches!(s.text, LoadedText::Owned(_)))
+        {
+            self.source = None;
+        }
     }
 
     /// Every component written inline in the document, at any depth (inside

@@ -110,9 +110,12 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
     /// and outputs, data edges and their types, property schemas, component values and
     /// version gates. Every problem is reported, each with a code, a message naming the
     /// rule and the component, and a pointer. A document loaded from text, and not changed
-    /// since, gives each its line and column: always for a file or a reader (their text is
-    /// kept), and for a borrowed string when the document writes that text again (as it
-    /// does what pyagentspec or this crate wrote); else [`locate`](crate::locate) adds them.
+    /// since, gives each its line and column: a file's or a reader's text is kept to locate
+    /// them, and a document of the bundled types loaded from a borrowed string was validated
+    /// at load, while the text was at hand (this returns what was found then). A document of
+    /// another component set loaded from a string locates them when it writes that text again
+    /// (as it does what pyagentspec or this crate wrote); else [`locate`](crate::locate) adds
+    /// them.
     ///
     /// The rules read the bundled component types; a document of another generated type set
     /// is checked as the bundled types read it (its load errors, if they cannot, are the
@@ -129,6 +132,12 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
     }
 
     fn validate_default(&self) -> Vec<Diagnostic> {
+        if let Some(source) = &self.source
+            && let crate::document::LoadedText::Validated(found) = &source.text
+        {
+            // validated at load, while the borrowed text was at hand
+            return found.clone();
+        }
         let bundled = match self.as_bundled() {
             Ok(doc) => doc,
             Err(e) => return e.diagnostics,
@@ -145,6 +154,14 @@ impl<C: crate::codec::ComponentSet + Send + Sync + 'static> crate::document::Doc
             crate::document::locate(&mut diagnostics, &text, source.format);
         }
         diagnostics
+    }
+}
+
+impl crate::Document {
+    /// The rules' diagnostics, not located: what [`Document::validate`] finds, before it
+    /// adds lines and columns.
+    pub(crate) fn validate_rules(&self) -> Vec<Diagnostic> {
+        validate(self.root(), self.agentspec_version())
     }
 }
 

@@ -319,30 +319,43 @@ fn a_changed_document_no_longer_claims_source_positions() {
 }
 
 #[test]
-fn a_borrowed_text_is_located_when_written_again_and_a_file_always() {
+fn every_documented_load_then_validate_is_located() {
     let json = std::fs::read_to_string(fixture("negative/llmnode_extra_branch.json")).unwrap();
     // hand-formatted: no longer the text the document writes
     let edited = json.replace('\n', "\n ");
     let located =
         |found: &[Diagnostic]| found.iter().all(|d| d.line.is_some() && d.offset.is_some());
+    // a borrowed string: validated at load, while the text is at hand
     let from_str = Document::from_json_str(&edited).unwrap().validate();
     assert!(!from_str.is_empty());
-    assert!(
-        from_str
-            .iter()
-            .all(|d| d.line.is_none() && d.offset.is_none()),
-        "a borrowed text that is not written again is not kept: {from_str:?}"
-    );
+    assert!(located(&from_str), "a borrowed text: {from_str:?}");
     let path = std::env::temp_dir().join(format!("agentspec-edited-{}.json", std::process::id()));
     std::fs::write(&path, &edited).unwrap();
     let from_file = Document::from_path(&path).unwrap().validate();
     std::fs::remove_file(&path).unwrap();
     assert!(located(&from_file), "a file's text is kept: {from_file:?}");
-    let mut by_hand = from_str.clone();
-    locate(&mut by_hand, &edited, Format::Json);
-    assert_eq!(by_hand, from_file);
-    // the canonical text, borrowed, is recognized when written again
-    assert!(located(&Document::from_json_str(&json).unwrap().validate()));
+    assert_eq!(from_str, from_file);
+    let from_reader = Document::from_reader(edited.as_bytes(), Format::Json)
+        .unwrap()
+        .validate();
+    assert_eq!(from_reader, from_file);
+    // YAML, hand-written
+    let yaml = Document::from_json_str(&json).unwrap().to_yaml();
+    let from_yaml = Document::from_yaml_str(&format!("# by hand\n{yaml}"))
+        .unwrap()
+        .validate();
+    assert!(!from_yaml.is_empty() && located(&from_yaml), "{from_yaml:?}");
+    assert!(from_yaml.iter().all(|d| d.line.is_some_and(|l| l > 1)));
+    // what was found at load is found again after a change of version (not located: the
+    // text was not kept), and the levels apply to it
+    let mut moved = Document::from_json_str(&edited).unwrap();
+    moved.set_agentspec_version(moved.agentspec_version());
+    let again = moved.validate();
+    assert_eq!(
+        again.iter().map(|d| d.code).collect::<Vec<_>>(),
+        from_str.iter().map(|d| d.code).collect::<Vec<_>>()
+    );
+    assert!(again.iter().all(|d| d.line.is_none()));
 }
 
 #[test]
