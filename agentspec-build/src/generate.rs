@@ -591,15 +591,27 @@ fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
     let outputs =
         Value::Array(tool.outputs.iter().cloned().map(Value::Object).collect()).to_string();
     let requires_confirmation = tool.requires_confirmation;
-    let fields = tool.inputs.iter().map(|p| {
-        let title = title(p);
-        let required = !p.contains_key("default");
-        quote! { (#title, #required) }
-    });
     let adapter_item = quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         pub struct #adapter<T>(::std::sync::Arc<T>);
+
+        impl<T> #adapter<T> {
+            /// The tool's description: the document's properties, as written.
+            fn described() -> &'static ::agentspec_types::ToolSpec {
+                static SPEC: ::std::sync::OnceLock<::agentspec_types::ToolSpec> =
+                    ::std::sync::OnceLock::new();
+                SPEC.get_or_init(|| {
+                    ::agentspec_types::tool::__private::spec_from_document(
+                        tools::#ident::NAME,
+                        #description,
+                        #inputs,
+                        #outputs,
+                        #requires_confirmation,
+                    )
+                })
+            }
+        }
 
         impl<T: Tools> ::agentspec_types::RustTool for #adapter<T> {
             fn spec(
@@ -608,17 +620,7 @@ fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
                 &'static ::agentspec_types::ToolSpec,
                 &'static ::agentspec_types::tool::SpecError,
             > {
-                static SPEC: ::std::sync::OnceLock<::agentspec_types::ToolSpec> =
-                    ::std::sync::OnceLock::new();
-                Ok(SPEC.get_or_init(|| {
-                    ::agentspec_types::tool::__private::spec_from_document(
-                        tools::#ident::NAME,
-                        #description,
-                        #inputs,
-                        #outputs,
-                        #requires_confirmation,
-                    )
-                }))
+                ::core::result::Result::Ok(Self::described())
             }
 
             fn call(
@@ -629,9 +631,9 @@ fn tool_glue(tool: &Tool) -> (TokenStream, TokenStream, TokenStream) {
                 let tools = ::std::sync::Arc::clone(&self.0);
                 async move {
                     let name = tools::#ident::NAME;
-                    let args = ::agentspec_types::tool::__private::struct_arguments::<
+                    let args = ::agentspec_types::tool::__private::document_arguments::<
                         tools::#ident::Args,
-                    >(name, args, &[#(#fields),*])?;
+                    >(Self::described(), args)?;
                     let output = Tools::#ident(&*tools, args)
                         .await
                         .map_err(|e| ::agentspec_types::tool::__private::execution(name, e))?;

@@ -7,14 +7,16 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::ToolError;
+use super::check::Check;
+use super::{ToolError, ToolSpec};
 use crate::diagnostic::push_pointer_token;
 
 /// One problem with a call's arguments.
 ///
-/// An `invalid-argument` error keeps serde's error as its
-/// [`source`](std::error::Error::source). Two errors are equal when their code, pointer and
-/// reason are.
+/// An `invalid-argument` error found by decoding a value into its Rust type keeps serde's
+/// error as its [`source`](std::error::Error::source); one found by checking a spec-first
+/// tool's arguments against the document's JSON Schemas has none. Two errors are equal when
+/// their code, pointer and reason are.
 #[derive(Debug, Clone)]
 pub struct ArgumentError {
     /// Stable code: `arguments-not-object`, `missing-argument`, `unknown-argument`,
@@ -24,12 +26,13 @@ pub struct ArgumentError {
     pub pointer: String,
     /// What is wrong.
     pub reason: String,
-    /// serde's error, for an `invalid-argument` (shared: the error is `Clone`).
+    /// serde's error, for an `invalid-argument` found by decoding (shared: the error is
+    /// `Clone`).
     source: Option<Arc<serde_json::Error>>,
 }
 
 impl ArgumentError {
-    fn new(code: &'static str, pointer: String, reason: String) -> Self {
+    pub(super) fn new(code: &'static str, pointer: String, reason: String) -> Self {
         ArgumentError {
             code,
             pointer,
@@ -162,27 +165,33 @@ pub fn fail(
     }
 }
 
-/// The arguments of a call to `tool` as one struct `A`, generated from the tool's inputs
-/// (`inputs`: each title, and whether it is required): every missing and unknown argument
-/// is reported, then the first value that does not fit, at its pointer.
-pub(crate) fn struct_arguments<A: DeserializeOwned>(
-    tool: &str,
+/// The arguments of a call to the tool `spec` describes as one struct `A`, generated from
+/// its inputs (by `agentspec-build`): each argument is checked against its input's JSON
+/// Schema first, and every problem is reported at once, at any depth: each missing argument
+/// (an input without a `default`) and property, each unknown argument and property (where
+/// the schema does not allow others), each value that does not fit. Arguments that pass are
+/// decoded; a value the Rust type refuses all the same is reported at its pointer.
+pub(crate) fn document_arguments<A: DeserializeOwned>(
+    spec: &ToolSpec,
     args: Value,
-    inputs: &[(&str, bool)],
 ) -> Result<A, ToolError> {
+    let tool = spec.name();
     let Arguments { map } = Arguments::new(tool, args)?;
-    let mut errors: Vec<ArgumentError> = inputs
-        .iter()
-        .filter(|(title, required)| *required && !map.contains_key(*title))
-        .map(|(title, _)| {
-            ArgumentError::new(
+    let mut check = Check::new();
+    for input in spec.inputs() {
+        let title = ToolSpec::title(input);
+        match map.get(title) {
+            Some(value) => check.argument(title, input, value),
+            None if !input.contains_key("default") => check.report(
                 "missing-argument",
-                pointer(title),
+                Some(title),
                 format!("the required argument `{title}` is missing"),
-            )
-        })
-        .collect();
-    let known: Vec<&str> = inputs.iter().map(|(title, _)| *title).collect();
+            ),
+            None => {}
+        }
+    }
+    let mut errors = check.into_errors();
+    let known: Vec<&str> = spec.input_titles().collect();
     let unknown = Arguments {
         map: map
             .iter()

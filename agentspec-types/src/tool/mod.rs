@@ -8,6 +8,7 @@
 
 mod args;
 mod bind;
+mod check;
 mod error;
 mod mcp;
 #[cfg(feature = "schemars")]
@@ -487,14 +488,14 @@ pub mod __private {
         spec
     }
 
-    /// The arguments of a call as the struct `A` generated from the tool's inputs (each
-    /// title with whether it is required).
-    pub fn struct_arguments<A: serde::de::DeserializeOwned>(
-        tool: &str,
+    /// The arguments of a call as the struct `A` generated from the inputs of `spec` (what
+    /// [`spec_from_document`] made): checked against the inputs' JSON Schemas, every
+    /// problem at any depth reported at once, then decoded.
+    pub fn document_arguments<A: serde::de::DeserializeOwned>(
+        spec: &super::ToolSpec,
         args: serde_json::Value,
-        inputs: &[(&str, bool)],
     ) -> Result<A, super::ToolError> {
-        super::args::struct_arguments(tool, args, inputs)
+        super::args::document_arguments(spec, args)
     }
 
     /// Keeps a function's error as the call's execution error.
