@@ -67,7 +67,8 @@ fn main() {
     let mut builder = agentspec_build::Builder::new()
         .document("fixtures/weather_tools.json")
         .document("fixtures/weather_tools_v2.json")
-        .document("fixtures/shapes.json");
+        .document("fixtures/shapes.json")
+        .document("fixtures/trips.json");
     for d in &documents {
         builder = builder.document(d);
     }

@@ -24,7 +24,7 @@ fn the_fixture_is_what_the_tools_write() {
 
 /// The weather tools, implemented against the generated trait, as the example implements
 /// them with `#[tool]`.
-struct Weather;
+pub(crate) struct Weather;
 
 impl weather_tools::Tools for Weather {
     async fn get_weather(
