@@ -10,7 +10,10 @@
 //!   defaults serde defaults, nullable fields `Option`s);
 //! - a trait `Tools` with one async method per tool, and `register` and `toolbox`, which put
 //!   an implementation of it in a [`Toolbox`](agentspec_types::Toolbox) in one call.
-//!   `Toolbox::bind` against the same document passes by construction;
+//!   `Toolbox::bind` against the same document passes by construction. A call's arguments
+//!   are checked against the inputs' JSON Schemas before the method runs, and every problem
+//!   is reported at once, at any depth, each at its JSON pointer, in the error `#[tool]`
+//!   tools give;
 //! - for each `Flow` and each agent, a module `flows::<name>` or `agents::<name>` with
 //!   `Inputs` and `Outputs` structs;
 //! - `document()`: the document checked when the crate was built, loaded once at run time
@@ -45,8 +48,11 @@
 //! ```
 //!
 //! The generated code needs, at run time, `agentspec-types`, `serde` (with its `derive`
-//! feature) and `serde_json`; typify and this crate stay in the build graph. See
-//! `agentspec_types::guide::building` for the whole workflow.
+//! feature) and `serde_json`; typify and this crate stay in the build graph. The package
+//! README has the Rust type of each JSON Schema, how arguments are checked and the error
+//! codes; `agentspec_types::guide::building` describes the whole workflow.
+
+#![deny(missing_docs)]
 
 mod generate;
 mod names;
@@ -61,6 +67,12 @@ use agentspec_types::plugin::PluginRegistry;
 use agentspec_types::{Diagnostic, Document, Format, LoadOptions, locate};
 
 pub use report::Located;
+
+/// The package README's examples, compiled as doctests (the build script; the program that
+/// includes the generated code is compiled and run by `tests/spec-first`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// What goes wrong: a file that cannot be read, a document with errors, or a tool whose
 /// schemas typify cannot turn into Rust.

@@ -2,7 +2,8 @@
 //! for the trybuild case), and of every upstream configuration that `agentspec check`
 //! passes, into one file; the upstream configurations read as `scripts/upstream-oracle.py`
 //! reads them: JSON5 with its comments and trailing commas removed, the disaggregated
-//! example with its components file, the plugin example with its plugin components kept.
+//! example with its components file, the plugin example with its plugin components kept;
+//! and the examples of agentspec-build's README.
 
 use std::path::{Path, PathBuf};
 
@@ -124,6 +125,41 @@ fn main() {
         .collect();
     std::fs::write(out.join("upstream_generated.txt"), listed.join("\n")).expect("writes");
     std::fs::write(out.join("upstream_refused.txt"), refused.join("\n")).expect("writes");
+    readme_examples(&out);
+}
+
+/// The examples of agentspec-build's README, as a user's crate holds them: the document it
+/// shows is generated into `agent.rs`, as its build script does, and its program (with the
+/// MCP `main` in a module of its own) is written to `readme_example.rs`, which the tests
+/// compile and run.
+fn readme_examples(out: &Path) {
+    let path = Path::new("../../agentspec-build/README.md");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let readme = std::fs::read_to_string(path).expect("agentspec-build's README");
+    // the code blocks, each without its fence's line
+    let block = |first_line: &str| -> &str {
+        readme
+            .split("```")
+            .skip(1)
+            .step_by(2)
+            .filter_map(|b| b.split_once('\n').map(|(_, body)| body))
+            .find(|body| body.starts_with(first_line))
+            .unwrap_or_else(|| panic!("the README has a block starting with `{first_line}`"))
+    };
+    let dir = out.join("readme");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let document = dir.join("weather_agent.yaml");
+    std::fs::write(&document, block("# weather_agent.yaml\n")).expect("writes");
+    agentspec_build::Builder::new()
+        .document(&document)
+        .write(out.join("agent.rs"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let program = format!(
+        "{}\n/// The README's MCP `main`, compiled only.\n#[allow(dead_code)]\nmod served {{\n    use super::*;\n\n{}}}\n",
+        block("// src/main.rs\n"),
+        block("// src/main.rs, serving the tools over MCP\n"),
+    );
+    std::fs::write(out.join("readme_example.rs"), program).expect("writes");
 }
 
 /// JSON5 as upstream writes it, as JSON: `//` and `/* */` comments, and commas before a
