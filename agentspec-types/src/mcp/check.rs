@@ -9,15 +9,24 @@
 //! | code | level | what |
 //! |---|---|---|
 //! | `mcp-tool-missing` | error | the document names a tool the server does not offer |
-//! | `mcp-input-mismatch` | error | an input the server does not take, or of a type that does not convert to the server's; or a required input of the server the document does not declare |
-//! | `mcp-output-mismatch` | error | outputs whose number differs from the server's, or of a type the server's do not convert to |
+//! | `mcp-input-mismatch` | error | an input the server does not take, or whose values the server's `inputSchema` does not all accept; or a required input of the server the document does not declare |
+//! | `mcp-output-mismatch` | error | outputs whose number differs from the server's, or that do not accept every value the server's `outputSchema` allows |
 //! | `mcp-server-unreachable` | error | the server could not be started, reached, or asked for its tools in time |
 //! | `mcp-stdio-refused` | error | a `StdioTransport`, while stdio commands are not allowed |
 //! | `mcp-transport-unsupported` | warning | a transport this check does not speak (SSE, mTLS, a plugin; an `https` URL) |
 //!
-//! Types convert under the language's rules, as [`Toolbox::bind`](crate::tool::Toolbox::bind)
-//! checks them: the document's inputs to the server's, the server's outputs to the
-//! document's. The server's outputs are read from its `outputSchema` as
+//! Properties are compared by what the server's JSON Schema accepts, not by the looser
+//! rules a flow's data edges convert values under: the server validates a call's arguments
+//! against its `inputSchema` and refuses what does not fit. Every value a document's input
+//! admits must be one the server's property accepts, and every value the server's output
+//! admits one the document's output accepts: types exactly (an `integer` fits a `number`,
+//! nothing fits a `string` but a string), unions and `null`, `enum` and `const`, the
+//! properties and `required` of objects, the items of arrays. A message names what each
+//! side takes ("the input `query` of `search` is integer in the document but string on the
+//! MCP server"), with the path inside the value where they differ deeper (`near.lat`,
+//! `tags[]`). Bounds, lengths, patterns and formats are not compared.
+//!
+//! The server's outputs are read from its `outputSchema` as
 //! [`ToolSpec::mcp_output_schema`](crate::tool::ToolSpec::mcp_output_schema) writes it; a
 //! server without an `outputSchema` returns text, and its outputs are not checked.
 
@@ -31,7 +40,8 @@ use serde_json::{Map, Value};
 use crate::codec::ComponentSet;
 use crate::diagnostic::{Diagnostic, push_pointer_token};
 use crate::document::Document;
-use crate::validate::{castable_properties, property_type_name};
+
+use super::accepts::{Misfit, MisfitKind, Schema, fits, shown_path};
 
 type JsonObject = Map<String, Value>;
 
@@ -105,7 +115,10 @@ impl ServerCheck {
 
     /// Connects to every server the document's `MCPTool`s and `MCPToolBox`es name, and
     /// compares what they offer with what the document says. Needs a Tokio runtime.
-    pub async fn check<C: ComponentSet + Send + Sync>(&self, doc: &Document<C>) -> ServerReport {
+    pub async fn check<C: ComponentSet + Send + Sync + 'static>(
+        &self,
+        doc: &Document<C>,
+    ) -> ServerReport {
         let value = doc.to_value();
         let mut ids = HashMap::new();
         let mut users = Vec::new();
@@ -506,64 +519,9 @@ fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Dia
             .filter_map(|(i, p)| Some((format!("{pointer}/{key}/{i}"), p.as_object()?)))
             .collect()
     };
-    // inputs: the document's convert to the server's; the server's required ones are declared
-    let properties: Vec<(&str, &JsonObject)> = tool
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.as_str(), v.as_object()?)))
-        .collect();
-    let required: Vec<&str> = tool
-        .input_schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
     let inputs = declared("inputs");
-    let input_mismatch = |pointer: String, message: String| {
-        Diagnostic::error("mcp-input-mismatch", message, pointer, None)
-    };
-    for (p, input) in &inputs {
-        let t = title(input);
-        match properties.iter().find(|(k, _)| *k == t) {
-            None => {
-                let names: Vec<String> = properties.iter().map(|(k, _)| format!("`{k}`")).collect();
-                out.push(input_mismatch(
-                    p.clone(),
-                    format!(
-                        "the input `{t}` of `{name}` is not one the MCP server takes ({})",
-                        if names.is_empty() {
-                            "it takes none".to_owned()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
-                ));
-            }
-            Some((_, theirs)) if !castable_properties(input, theirs) => out.push(input_mismatch(
-                p.clone(),
-                format!(
-                    "the input `{t}` of `{name}` is {} in the document but {} on the MCP server",
-                    property_type_name(input),
-                    property_type_name(theirs)
-                ),
-            )),
-            Some(_) => {}
-        }
-    }
-    for r in required {
-        if !inputs.iter().any(|(_, d)| title(d) == r) {
-            out.push(input_mismatch(
-                field_pointer(c, pointer, "inputs"),
-                format!("the MCP server's tool `{name}` requires the input `{r}`, which the document does not declare"),
-            ));
-        }
-    }
-    // outputs: the server's convert to the document's
+    compare_inputs(tool, &inputs, &field_pointer(c, pointer, "inputs"), out);
+    // outputs: what the server returns is what the document says the tool returns
     let Some(schema) = &tool.output_schema else {
         return; // text results: nothing to compare
     };
@@ -582,19 +540,119 @@ fn compare_tool(c: &JsonObject, pointer: &str, tools: &[Tool], out: &mut Vec<Dia
         ));
         return;
     }
+    let root = Value::Object((**schema).clone());
     for ((p, mine), server) in outputs.iter().zip(&theirs) {
-        if !castable_properties(server, mine) {
+        let ours = Value::Object((*mine).clone());
+        let server = Value::Object((*server).clone());
+        if let Err(misfit) = fits(Schema::new(&server, &root), Schema::new(&ours, &ours)) {
             out.push(Diagnostic::error(
                 "mcp-output-mismatch",
-                format!(
-                    "the output `{}` of `{name}` is {} in the document but {} on the MCP server",
-                    title(mine),
-                    property_type_name(mine),
-                    property_type_name(server)
-                ),
+                misfit_message(&misfit, Side::Output, title(mine), name),
                 p.clone(),
                 None,
             ));
+        }
+    }
+}
+
+/// Compares the inputs a document declares (with their pointers) with the tool's
+/// `inputSchema`: each is a property the server takes, of values it accepts, and every
+/// property the server requires is declared (else reported at `inputs_at`).
+fn compare_inputs(
+    tool: &Tool,
+    inputs: &[(String, &JsonObject)],
+    inputs_at: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let name = &*tool.name;
+    let root = Value::Object((*tool.input_schema).clone());
+    let properties: Vec<(&str, &Value)> = root
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    let mismatch = |pointer: String, message: String| {
+        Diagnostic::error("mcp-input-mismatch", message, pointer, None)
+    };
+    for (p, input) in inputs {
+        let t = title(input);
+        let Some((_, theirs)) = properties.iter().find(|(k, _)| *k == t) else {
+            let names: Vec<String> = properties.iter().map(|(k, _)| format!("`{k}`")).collect();
+            let takes = if names.is_empty() {
+                "it takes none".to_owned()
+            } else {
+                names.join(", ")
+            };
+            out.push(mismatch(
+                p.clone(),
+                format!("the input `{t}` of `{name}` is not one the MCP server takes ({takes})"),
+            ));
+            continue;
+        };
+        // what the document passes is what the server accepts
+        let ours = Value::Object((*input).clone());
+        if let Err(misfit) = fits(Schema::new(&ours, &ours), Schema::new(theirs, &root)) {
+            out.push(mismatch(
+                p.clone(),
+                misfit_message(&misfit, Side::Input, t, name),
+            ));
+        }
+    }
+    let required = root
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    for r in required {
+        if !inputs.iter().any(|(_, d)| title(d) == r) {
+            out.push(mismatch(
+                inputs_at.to_owned(),
+                format!("the MCP server's tool `{name}` requires the input `{r}`, which the document does not declare"),
+            ));
+        }
+    }
+}
+
+/// Which of a tool's properties a misfit is in: for an input the document's schema is the
+/// narrower one (its values must fit the server's), for an output the server's is.
+#[derive(Clone, Copy)]
+enum Side {
+    Input,
+    Output,
+}
+
+/// The message of a misfit between the property `title` of the tool `tool` and the
+/// server's: which values the server's schema takes, and the document's.
+fn misfit_message(misfit: &Misfit, side: Side, title: &str, tool: &str) -> String {
+    const DOCUMENT: &str = "in the document";
+    const SERVER: &str = "on the MCP server";
+    let (kind, narrower, wider) = match side {
+        Side::Input => ("input", DOCUMENT, SERVER),
+        Side::Output => ("output", SERVER, DOCUMENT),
+    };
+    let at = format!(
+        "the {kind} `{title}{}` of `{tool}`",
+        shown_path(&misfit.path)
+    );
+    match &misfit.kind {
+        MisfitKind::Values {
+            narrower: n,
+            wider: w,
+        } => {
+            let (ours, theirs) = match side {
+                Side::Input => (n, w),
+                Side::Output => (w, n),
+            };
+            format!("{at} is {ours} in the document but {theirs} on the MCP server")
+        }
+        MisfitKind::Required(key) => {
+            format!("{at}: `{key}` is required {wider} but not {narrower}")
+        }
+        MisfitKind::Extra(key) => {
+            format!("{at} may have `{key}` {narrower} but not {wider}")
         }
     }
 }

@@ -76,6 +76,8 @@ use tokio::net::TcpListener;
 use crate::tool::{ToolError, ToolSpec, Toolbox};
 
 #[cfg(feature = "mcp-client")]
+mod accepts;
+#[cfg(feature = "mcp-client")]
 mod check;
 #[cfg(feature = "mcp-client")]
 pub use check::{CheckedServer, ServerCheck, ServerReport};

@@ -2,14 +2,15 @@
 //! with its Agent Spec one; calls run the functions, and bad arguments, errors and panics
 //! come back as tool errors that name every problem; a session over a byte stream ends at
 //! the end of its input; the HTTP server binds to loopback, answers 404 off its path and
-//! stops. The MCP Python SDK and wayflowcore drive the example server in `.ci/run`
+//! stops. A document is checked against a live server by what the server's JSON Schemas
+//! accept. The MCP Python SDK and wayflowcore drive the example server in `.ci/run`
 //! (scripts/mcp-e2e.sh).
 
 use agentspec_types::mcp::{CancellationToken, HttpOptions, McpServer};
 use agentspec_types::schemars::JsonSchema;
 use agentspec_types::tool::Toolbox;
 use agentspec_types::{Agent, Document, StreamableHTTPTransport, VllmConfig, tool};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -688,4 +689,234 @@ async fn commands_run_only_when_allowed_and_unreachable_servers_are_reported() {
         report.diagnostics[0].message
     );
     assert_eq!(report.servers[0].tools, None);
+}
+
+/// A temperature unit.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// A point to search near.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "agentspec_types::schemars")]
+struct Near {
+    lat: f64,
+    lon: f64,
+}
+
+/// Searches; `limit` may be null.
+#[tool(output(title = "hits"))]
+fn search(query: String, limit: Option<u32>, unit: Unit, near: Near, tags: Vec<String>) -> u32 {
+    let _ = (query, unit, near.lat, near.lon, tags);
+    limit.unwrap_or(0)
+}
+
+/// What `ServerCheck` reports for the agent whose `MCPTool`s are `search`, `double` and
+/// `count` of a live server, once `edit` has changed it: `(code, pointer, message)`.
+async fn checked(edit: impl FnOnce(&mut Value)) -> Vec<(String, String, String)> {
+    use agentspec_types::mcp::ServerCheck;
+    let toolbox = Toolbox::new()
+        .with(SearchTool)
+        .and_then(|t| t.with(DoubleTool))
+        .and_then(|t| t.with(CountTool))
+        .unwrap();
+    let server = McpServer::new(toolbox);
+    let http = server.clone().bind_http(HttpOptions::new()).await.unwrap();
+    let toolbox = server.toolbox();
+    let transport = StreamableHTTPTransport::new("tools", http.url()).with_id("tools");
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let agent = Agent::new("a", llm, "You help.")
+        .with_id("a")
+        .with_tools(toolbox.mcp_tools(transport));
+    let mut doc = Document::at_min_version(agent).unwrap().to_value();
+    edit(&mut doc);
+    let doc = Document::from_value(&doc).unwrap();
+    let report = ServerCheck::new().check(&doc).await;
+    http.shutdown().await.unwrap();
+    report
+        .diagnostics
+        .into_iter()
+        .map(|d| (d.code.to_owned(), d.pointer, d.message))
+        .collect()
+}
+
+fn found(code: &str, pointer: &str, message: &str) -> Vec<(String, String, String)> {
+    vec![(code.to_owned(), pointer.to_owned(), message.to_owned())]
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_document_as_the_toolbox_writes_it_fits_the_server() {
+    assert_eq!(checked(|_| {}).await, []);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_integer_input_does_not_fit_a_string() {
+    let report = checked(|doc| doc["tools"][0]["inputs"][0]["type"] = json!("integer")).await;
+    assert_eq!(
+        report,
+        found(
+            "mcp-input-mismatch",
+            "/tools/0/inputs/0",
+            "the input `query` of `search` is integer in the document but string on the MCP server"
+        )
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_boolean_output_does_not_fit_an_integer() {
+    let report = checked(|doc| doc["tools"][2]["outputs"][0]["type"] = json!("boolean")).await;
+    assert_eq!(
+        report,
+        found(
+            "mcp-output-mismatch",
+            "/tools/2/outputs/0",
+            "the output `n` of `count` is boolean in the document but integer on the MCP server"
+        )
+    );
+}
+
+/// An integer input fits the server's number; the server's integer output fits the
+/// document's number. The other way round, a number is not an integer.
+#[tokio::test(flavor = "current_thread")]
+async fn integers_fit_numbers_but_not_the_other_way_round() {
+    let widened = checked(|doc| {
+        doc["tools"][1]["inputs"][0]["type"] = json!("integer");
+        doc["tools"][2]["outputs"][0] = json!({"title": "n", "type": "number"});
+    })
+    .await;
+    assert_eq!(widened, []);
+    let report = checked(|doc| doc["tools"][1]["outputs"][0]["type"] = json!("integer")).await;
+    assert_eq!(
+        report,
+        found(
+            "mcp-output-mismatch",
+            "/tools/1/outputs/0",
+            "the output `doubled` of `double` is integer in the document but number on the MCP server"
+        )
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_required_input_left_out_is_reported_at_the_inputs() {
+    let report = checked(|doc| {
+        doc["tools"][0]["inputs"].as_array_mut().unwrap().remove(0);
+    })
+    .await;
+    assert_eq!(
+        report,
+        found(
+            "mcp-input-mismatch",
+            "/tools/0/inputs",
+            "the MCP server's tool `search` requires the input `query`, which the document does not declare"
+        )
+    );
+}
+
+/// `limit` is `integer or null` on the server: an integer fits it, a string does not; the
+/// server's `x` takes no null.
+#[tokio::test(flavor = "current_thread")]
+async fn null_fits_only_where_the_server_takes_it() {
+    let narrower =
+        checked(|doc| doc["tools"][0]["inputs"][1] = json!({"title": "limit", "type": "integer"}))
+            .await;
+    assert_eq!(narrower, []);
+    let report = checked(|doc| {
+        doc["tools"][0]["inputs"][1] = json!({"title": "limit", "type": "string"});
+        doc["tools"][1]["inputs"][0] =
+            json!({"title": "x", "anyOf": [{"type": "number"}, {"type": "null"}]});
+    })
+    .await;
+    assert_eq!(
+        report,
+        [
+            (
+                "mcp-input-mismatch".to_owned(),
+                "/tools/0/inputs/1".to_owned(),
+                "the input `limit` of `search` is string in the document but integer or null on the MCP server".to_owned()
+            ),
+            (
+                "mcp-input-mismatch".to_owned(),
+                "/tools/1/inputs/0".to_owned(),
+                "the input `x` of `double` is number or null in the document but number on the MCP server".to_owned()
+            ),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn enums_fit_when_every_value_is_the_servers() {
+    let some =
+        checked(|doc| doc["tools"][0]["inputs"][2] = json!({"title": "unit", "enum": ["celsius"]}))
+            .await;
+    assert_eq!(some, []);
+    let any_string =
+        checked(|doc| doc["tools"][0]["inputs"][2] = json!({"title": "unit", "type": "string"}))
+            .await;
+    assert_eq!(
+        any_string,
+        found(
+            "mcp-input-mismatch",
+            "/tools/0/inputs/2",
+            r#"the input `unit` of `search` is string in the document but one of "celsius", "fahrenheit" on the MCP server"#
+        )
+    );
+    let other = checked(|doc| {
+        doc["tools"][0]["inputs"][2] =
+            json!({"title": "unit", "type": "string", "enum": ["celsius", "kelvin"]});
+    })
+    .await;
+    assert_eq!(
+        other,
+        found(
+            "mcp-input-mismatch",
+            "/tools/0/inputs/2",
+            r#"the input `unit` of `search` is one of "celsius", "kelvin" in the document but one of "celsius", "fahrenheit" on the MCP server"#
+        )
+    );
+}
+
+/// Inside an object or array, the message names the path to where they differ.
+#[tokio::test(flavor = "current_thread")]
+async fn nested_objects_and_arrays_are_compared_property_by_property() {
+    let near = |properties: Value, required: Value| json!({"title": "near", "type": "object", "properties": properties, "required": required});
+    let report = checked(|doc| {
+        doc["tools"][0]["inputs"][3] = near(json!({"lat": {"type": "number"}}), json!(["lat"]));
+    })
+    .await;
+    assert_eq!(
+        report,
+        found(
+            "mcp-input-mismatch",
+            "/tools/0/inputs/3",
+            "the input `near` of `search`: `lon` is required on the MCP server but not in the document"
+        )
+    );
+    let report = checked(|doc| {
+        doc["tools"][0]["inputs"][3] = near(
+            json!({"lat": {"type": "string"}, "lon": {"type": "number"}}),
+            json!(["lat", "lon"]),
+        );
+        doc["tools"][0]["inputs"][4] =
+            json!({"title": "tags", "type": "array", "items": {"type": "integer"}});
+    })
+    .await;
+    assert_eq!(
+        report,
+        [
+            (
+                "mcp-input-mismatch".to_owned(),
+                "/tools/0/inputs/3".to_owned(),
+                "the input `near.lat` of `search` is string in the document but number on the MCP server".to_owned()
+            ),
+            (
+                "mcp-input-mismatch".to_owned(),
+                "/tools/0/inputs/4".to_owned(),
+                "the input `tags[]` of `search` is integer in the document but string on the MCP server".to_owned()
+            ),
+        ]
+    );
 }
