@@ -30,6 +30,10 @@
 //! rmcp's types appear in this module's API ([`Tool`], [`CallToolResult`], `ErrorData`,
 //! and the [`rmcp`] re-export): a major release of rmcp is a major release of this module.
 //!
+//! [`ServerToolsToMcp`] rewrites a document's `ServerTool`s as `MCPTool`s reached through
+//! one transport (`agentspec to-mcp`): a document whose tools its runtime ran itself then
+//! calls them on such a server.
+//!
 //! With the `mcp-client` feature, `ServerCheck` checks a document's `MCPTool`s and
 //! `MCPToolBox`es against the servers they name (`agentspec check --mcp-servers`).
 //!
@@ -75,6 +79,8 @@ use tokio::net::TcpListener;
 
 use crate::tool::{ToolError, ToolSpec, Toolbox};
 
+mod convert;
+pub use convert::{ConvertError, ConvertedTool, McpConversion, ServerToolsToMcp};
 #[cfg(feature = "mcp-client")]
 mod accepts;
 #[cfg(feature = "mcp-client")]

@@ -3,8 +3,8 @@
 //! come back as tool errors that name every problem; a session over a byte stream ends at
 //! the end of its input; the HTTP server binds to loopback, answers 404 off its path and
 //! stops. A document is checked against a live server by what the server's JSON Schemas
-//! accept. The MCP Python SDK and wayflowcore drive the example server in `.ci/run`
-//! (scripts/mcp-e2e.sh).
+//! accept, and its `ServerTool`s become `MCPTool`s that reach the server. The MCP Python SDK
+//! and wayflowcore drive the example server in `.ci/run` (scripts/mcp-e2e.sh).
 
 use agentspec_types::mcp::{CancellationToken, HttpOptions, McpServer};
 use agentspec_types::schemars::JsonSchema;
@@ -919,4 +919,162 @@ async fn nested_objects_and_arrays_are_compared_property_by_property() {
             ),
         ]
     );
+}
+
+/// An agent whose tools are every tool of the test server as `ServerTool`s (their ids are
+/// their names), beside an LLM and a `ClientTool`.
+fn agent_with_server_tools() -> Agent {
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let mut tools: Vec<agentspec_types::Tool> = server().toolbox().tools().collect();
+    tools.push(
+        agentspec_types::ClientTool::new("ask")
+            .with_id("ask")
+            .into(),
+    );
+    Agent::new("a", llm, "You help.")
+        .with_id("a")
+        .with_tools(tools)
+}
+
+/// Every `ServerTool` becomes the `MCPTool` the toolbox writes for the server; the transport
+/// is written once, in the agent's `$referenced_components`; the rest is as it was. The
+/// result loads, validates and agrees with the live server.
+#[tokio::test(flavor = "current_thread")]
+async fn server_tools_become_mcp_tools_sharing_one_transport() {
+    use agentspec_types::mcp::{ServerCheck, ServerToolsToMcp};
+    let http = server().bind_http(HttpOptions::new()).await.unwrap();
+    let transport = StreamableHTTPTransport::new("tools", http.url()).with_id("tools");
+    let before = Document::at_min_version(agent_with_server_tools()).unwrap();
+    let converted = ServerToolsToMcp::new(transport.clone())
+        .apply(&before)
+        .unwrap();
+    let ids: Vec<&str> = converted.tools.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "noop", "double", "locate", "split", "fragile", "explode", "wrapped", "count",
+            "outcome"
+        ]
+    );
+    assert_eq!(converted.tools[1].pointer, "/tools/1");
+    let after = converted.document.to_value();
+    let tools = after["tools"].as_array().unwrap();
+    for tool in &tools[..9] {
+        assert_eq!(tool["component_type"], "MCPTool");
+        assert_eq!(tool["client_transport"], json!({"$component_ref": "tools"}));
+    }
+    assert_eq!(tools[9]["component_type"], "ClientTool");
+    assert_eq!(
+        after["$referenced_components"]["tools"]["url"],
+        json!(http.url())
+    );
+    // what the toolbox writes for the server
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000").with_id("llm");
+    let mut written: Vec<agentspec_types::Tool> = server().toolbox().mcp_tools(transport);
+    written.push(
+        agentspec_types::ClientTool::new("ask")
+            .with_id("ask")
+            .into(),
+    );
+    let agent = Agent::new("a", llm, "You help.")
+        .with_id("a")
+        .with_tools(written);
+    let expected = Document::at_min_version(agent).unwrap();
+    assert_eq!(after, expected.to_value());
+    // everything but the tools and the shared transport is as it was
+    let mut rest = after.clone();
+    let mut was = before.to_value();
+    for doc in [&mut rest, &mut was] {
+        let map = doc.as_object_mut().unwrap();
+        map.shift_remove("tools");
+        map.shift_remove("$referenced_components");
+    }
+    assert_eq!(rest, was);
+    assert!(converted.document.validate().is_empty());
+    let report = ServerCheck::new().check(&converted.document).await;
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    http.shutdown().await.unwrap();
+}
+
+/// One tool: the transport is written inline in it, as pyagentspec writes a component used
+/// once. A `ServerTool` shared by reference stays shared: its body changes, not its uses.
+#[test]
+fn one_tool_takes_the_transport_inline_and_shared_tools_stay_shared() {
+    use agentspec_types::StdioTransport;
+    use agentspec_types::mcp::ServerToolsToMcp;
+    let stdio = StdioTransport::new("calculator", "calculator-mcp")
+        .with_id("calc")
+        .with_args(["--quiet"]);
+    let agent = Document::at_min_version(agent_with_server_tools()).unwrap();
+    let converted = ServerToolsToMcp::new(stdio.clone())
+        .tool("double")
+        .apply(&agent)
+        .unwrap();
+    let value = converted.document.to_value();
+    assert_eq!(value["tools"][0]["component_type"], "ServerTool");
+    let double = &value["tools"][1];
+    assert_eq!(double["component_type"], "MCPTool");
+    assert_eq!(
+        double["client_transport"]["component_type"],
+        "StdioTransport"
+    );
+    assert_eq!(double["client_transport"]["args"], json!(["--quiet"]));
+    assert!(value.get("$referenced_components").is_none());
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/generated/flow_reused_components.json"
+    );
+    let flow = Document::from_path(path).unwrap();
+    let converted = ServerToolsToMcp::new(stdio).apply(&flow).unwrap();
+    assert_eq!(
+        converted.tools[0].pointer,
+        "/$referenced_components/shared_tool"
+    );
+    let value = converted.document.to_value();
+    let shared = &value["$referenced_components"]["shared_tool"];
+    assert_eq!(shared["component_type"], "MCPTool");
+    assert_eq!(shared["id"], "shared_tool");
+    assert_eq!(shared["client_transport"]["id"], "calc");
+    assert_eq!(
+        value["$referenced_components"]["r_tool"]["tool"],
+        json!({"$component_ref": "shared_tool"})
+    );
+    assert_eq!(value["agentspec_version"], "25.4.1");
+    assert!(converted.document.validate().is_empty());
+}
+
+#[test]
+fn a_tool_or_transport_id_that_does_not_fit_is_refused() {
+    use agentspec_types::mcp::{ConvertError, ServerToolsToMcp};
+    let agent = Document::at_min_version(agent_with_server_tools()).unwrap();
+    let transport =
+        |id: &str| StreamableHTTPTransport::new("t", "http://127.0.0.1:1/mcp").with_id(id);
+    let misspelt = ServerToolsToMcp::new(transport("t"))
+        .tool("doubel")
+        .apply(&agent)
+        .unwrap_err();
+    assert!(matches!(misspelt, ConvertError::UnknownTool { .. }));
+    assert_eq!(
+        misspelt.to_string(),
+        "the document has no `ServerTool` named `doubel` (did you mean `double`?); its `ServerTool`s are `noop`, `double`, `locate`, `split`, `fragile`, `explode`, `wrapped`, `count`, `outcome`"
+    );
+    // a `ClientTool` is not a `ServerTool`
+    let client = ServerToolsToMcp::new(transport("t"))
+        .tool("ask")
+        .apply(&agent);
+    assert!(matches!(client, Err(ConvertError::UnknownTool { .. })));
+    let taken = ServerToolsToMcp::new(transport("llm"))
+        .apply(&agent)
+        .unwrap_err();
+    assert_eq!(
+        taken.to_string(),
+        "the document already has a component with id `llm`: give the transport another id"
+    );
+    let llm = VllmConfig::new("vllm", "llama", "http://localhost:8000");
+    let none = Document::at_min_version(Agent::new("a", llm, "You help.")).unwrap();
+    assert!(matches!(
+        ServerToolsToMcp::new(transport("t")).apply(&none),
+        Err(ConvertError::NoServerTool)
+    ));
 }
