@@ -35,6 +35,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
         format: OutputFormat,
+        /// Print problems only: no `ok:` line for a document without errors (the human
+        /// format prints one per such document; the JSON format never does).
+        #[arg(long, short = 'q')]
+        quiet: bool,
         /// A components file (`{"$referenced_components": {...}}`) supplying components the
         /// documents reference but do not hold.
         #[arg(long, value_name = "FILE")]
@@ -209,6 +213,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Check {
             files,
             format,
+            quiet,
             components,
             values,
             keep_unknown,
@@ -235,7 +240,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
                     }
                     return 2;
                 }
-                check(&files, format, &supplied, out, err)
+                check(&files, (format, quiet), &supplied, out, err)
             }
             Err(code) => code,
         },
@@ -627,15 +632,17 @@ fn report(path: &std::path::Path, e: &LoadError, err: &mut dyn Write) -> u8 {
     }
 }
 
+/// `check`: each document's problems, with the source line of each in the human format,
+/// then (in that format, unless `quiet`) an `ok:` line for a document without errors.
 fn check(
     files: &[PathBuf],
-    format: OutputFormat,
+    (format, quiet): (OutputFormat, bool),
     supplied: &Supplied,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
     let mut code = 0;
-    let mut all = Vec::new();
+    let mut listed = Vec::new();
     for (i, path) in files.iter().enumerate() {
         let loaded = match read(path) {
             Ok(l) => l,
@@ -644,13 +651,20 @@ fn check(
                 continue;
             }
         };
-        let diagnostics =
+        let (diagnostics, summary) =
             match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
                 Ok(doc) => {
                     let mut found = doc.validate_with(&supplied.levels);
+                    #[cfg_attr(
+                        not(feature = "mcp"),
+                        allow(unused_mut, reason = "`--mcp-servers` adds to it")
+                    )]
+                    let mut summary = summary_of(&doc);
                     #[cfg(feature = "mcp")]
                     if let Some(servers) = &supplied.servers {
-                        found.extend(check_servers(servers, &doc, path, err));
+                        let (diagnostics, reached) = check_servers(servers, &doc, path, err);
+                        found.extend(diagnostics);
+                        summary.push_str(&format!(", {}", counted(reached, "MCP server")));
                     }
                     locate(&mut found, &loaded.text, loaded.format);
                     let mut all = doc.warnings().to_vec();
@@ -662,61 +676,83 @@ fn check(
                         // tenth of `check`'s time on a large flow).
                         std::mem::forget(doc);
                     }
-                    all
+                    (all, Some(summary))
                 }
-                Err(e) => e.diagnostics,
+                Err(e) => (e.diagnostics, None),
             };
-        if diagnostics.iter().any(Diagnostic::is_error) && code == 0 {
+        let failed = diagnostics.iter().any(Diagnostic::is_error);
+        if failed && code == 0 {
             code = 1;
         }
-        if diagnostics.is_empty() {
+        let file = path.display().to_string();
+        if let OutputFormat::Json = format {
+            listed.extend(diagnostics.iter().map(|d| json(&file, d)));
             continue;
         }
         // the source excerpts are shown only in the human format
-        let index = matches!(format, OutputFormat::Human).then(|| LineIndex::new(&loaded.text));
-        for d in diagnostics {
-            let shown = index.as_ref().map(|i| excerpt(i, &d)).unwrap_or_default();
-            all.push((path.display().to_string(), d, shown));
+        let index = (!diagnostics.is_empty()).then(|| LineIndex::new(&loaded.text));
+        let mut written = diagnostics.iter().try_for_each(|d| {
+            writeln!(out, "{}", human(&file, d))?;
+            let shown = index.as_ref().map(|i| excerpt(i, d)).unwrap_or_default();
+            out.write_all(shown.as_bytes())
+        });
+        if let (Some(summary), false, false) = (summary, failed, quiet) {
+            let warnings = counted(diagnostics.len(), "warning");
+            written = written.and_then(|()| writeln!(out, "ok: {file} ({summary}, {warnings})"));
+        }
+        if written.is_err() {
+            return 2;
         }
     }
-    let written = match format {
-        OutputFormat::Human => all.iter().try_for_each(|(file, d, excerpt)| {
-            writeln!(out, "{}", human(file, d))?;
-            out.write_all(excerpt.as_bytes())
-        }),
-        OutputFormat::Json => {
-            let list: Vec<serde_json::Value> =
-                all.iter().map(|(file, d, _)| json(file, d)).collect();
-            writeln!(out, "{}", serde_json::Value::Array(list))
-        }
-    };
-    if written.is_err() {
+    if let OutputFormat::Json = format
+        && writeln!(out, "{}", serde_json::Value::Array(listed)).is_err()
+    {
         return 2;
     }
     code
 }
 
-/// `--mcp-servers`: the document's MCP tools against their servers; each server reached is
-/// reported on `err` with the tools it offers.
+/// What `check` says of a document that loaded: its root and its size, as
+/// `Agent "Ops assistant", 12 components, agentspec_version 26.3.1`.
+fn summary_of(doc: &Document) -> String {
+    use agentspec_types::ComponentInfo;
+    let root = doc.root();
+    format!(
+        "{} {:?}, {}, agentspec_version {}",
+        root.component_type(),
+        root.name(),
+        counted(doc.components().len(), "component"),
+        doc.agentspec_version()
+    )
+}
+
+/// `1 warning`, `2 warnings`.
+fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `--mcp-servers`: the document's MCP tools against their servers, and how many servers it
+/// names; each server reached is reported on `err` with the tools it offers.
 #[cfg(feature = "mcp")]
 fn check_servers(
     check: &agentspec_types::mcp::ServerCheck,
     doc: &Document,
     path: &std::path::Path,
     err: &mut dyn Write,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, usize) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
         Ok(runtime) => runtime,
         Err(e) => {
-            return vec![Diagnostic::error(
+            let d = Diagnostic::error(
                 "mcp-server-unreachable",
                 format!("cannot start the runtime that reaches MCP servers: {e}"),
                 "",
                 None,
-            )];
+            );
+            return (vec![d], 0);
         }
     };
     let report = runtime.block_on(check.check(doc));
@@ -743,7 +779,7 @@ fn check_servers(
             ),
         };
     }
-    report.diagnostics
+    (report.diagnostics, report.servers.len())
 }
 
 /// The source line of a diagnostic with a marker under its column, as rustc shows it.

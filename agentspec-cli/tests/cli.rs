@@ -78,13 +78,53 @@ fn fmt_converts_yaml_to_json() {
     assert_eq!(stdout(&out), std::fs::read_to_string(json).unwrap());
 }
 
+/// A document without errors gets one line saying what was checked; `--quiet` leaves it out,
+/// and the JSON format never has it.
 #[test]
-fn check_passes_valid_documents() {
+fn check_says_what_it_checked_in_one_line_per_good_document() {
     let a = fixture("generated/agent_all_tools.json");
     let b = fixture("generated/swarm.yaml");
-    let out = agentspec(&["check", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = agentspec(&["check", a, b]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "ok: {a} (Agent \"Ops assistant\", 11 components, agentspec_version 25.4.2, 0 warnings)\n\
+             ok: {b} (Swarm \"Support swarm\", 5 components, agentspec_version 25.4.2, 0 warnings)\n"
+        )
+    );
+    let quiet = agentspec(&["check", "--quiet", a, b]);
+    assert_eq!(
+        (quiet.status.code(), stdout(&quiet).as_str()),
+        (Some(0), "")
+    );
+    let json = agentspec(&["check", "--format", "json", a, b]);
+    assert_eq!(
+        (json.status.code(), stdout(&json).as_str()),
+        (Some(0), "[]\n")
+    );
+    // after the warnings of a document without errors, none after one with errors
+    let warned = fixture("edge-cases/missing_agentspec_version.json");
+    let broken = fixture("negative/unknown_component_type.json");
+    let (warned, broken) = (warned.to_str().unwrap(), broken.to_str().unwrap());
+    let out = agentspec(&["check", warned, broken]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let ok: Vec<&str> = text.lines().filter(|l| l.starts_with("ok: ")).collect();
+    assert_eq!(
+        ok,
+        [format!(
+            "ok: {warned} (Flow \"Basic LLM flow\", 9 components, agentspec_version 26.4.0, 1 warning)"
+        )]
+    );
+    assert!(
+        text.starts_with(&format!("{warned}:1:1: warning[missing-version]")),
+        "{text}"
+    );
+    let quiet = agentspec(&["check", "-q", warned]);
+    assert!(stdout(&quiet).contains("warning[missing-version]"));
+    assert!(!stdout(&quiet).contains("ok: "));
 }
 
 #[test]
@@ -180,7 +220,7 @@ fn check_and_fmt_take_a_components_file() {
     let without = agentspec(&["check", main]);
     assert_eq!(without.status.code(), Some(1));
     assert!(stdout(&without).contains("error[unresolved-reference]"));
-    let with = agentspec(&["check", main, "--components", components]);
+    let with = agentspec(&["check", "--quiet", main, "--components", components]);
     assert_eq!((with.status.code(), stdout(&with).as_str()), (Some(0), ""));
     let out = agentspec(&["fmt", main, "--components", components]);
     assert_eq!(
@@ -203,7 +243,7 @@ fn check_takes_values_and_fmt_includes_secrets_on_request() {
     let plain = agentspec(&["check", redacted]);
     assert_eq!(plain.status.code(), Some(0));
     assert_eq!(stdout(&plain).matches("warning[missing-secret]").count(), 2);
-    let with_values = agentspec(&["check", redacted, "--values", values]);
+    let with_values = agentspec(&["check", "-q", redacted, "--values", values]);
     assert_eq!(
         (with_values.status.code(), stdout(&with_values).as_str()),
         (Some(0), "")
