@@ -15,6 +15,8 @@ use agentspec_types::{
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod files;
+#[cfg(feature = "mcp")]
+mod to_mcp;
 
 /// Check and format Open Agent Spec documents (JSON or YAML).
 #[derive(Debug, Parser)]
@@ -161,6 +163,13 @@ enum Command {
         #[arg(long)]
         version: Option<String>,
     },
+    /// Rewrite a document's `ServerTool`s as `MCPTool`s reached through one MCP server.
+    ///
+    /// Each keeps its id, name, description, metadata, inputs, outputs and
+    /// `requires_confirmation`; the transport component is written once and shared by them;
+    /// the rest of the document is kept as it is. Written to stdout, or to `-o FILE`.
+    #[cfg(feature = "mcp")]
+    ToMcp(to_mcp::Args),
     /// Print the oldest Agent Spec version that can hold a document, and why.
     MinVersion {
         /// The document.
@@ -301,6 +310,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             err,
         ),
         Command::Schema { version } => schema(version.as_deref(), out, err),
+        #[cfg(feature = "mcp")]
+        Command::ToMcp(args) => to_mcp::run(args, out, err),
         Command::MinVersion { file, components } => {
             match Supplied::load(components.as_ref(), None, err) {
                 Ok(supplied) => min_version(&file, &supplied, out, err),
@@ -1051,22 +1062,8 @@ fn fmt(
     };
     let text = doc.to_string_with(target.into(), write);
     // a placeholder needs a `$component_ref`: without one in the text, nothing was redacted
-    if !write.includes_secrets() && text.contains("$component_ref") {
-        let all = doc.to_value_with(&write.include_secrets(true));
-        let mut redacted = Vec::new();
-        placeholders_for_values(
-            &doc.to_value_with(write),
-            &all,
-            &mut String::new(),
-            &mut redacted,
-        );
-        for pointer in redacted {
-            let _ = writeln!(
-                err,
-                "{}: wrote the secret at {pointer} as a placeholder (--include-secrets writes it)",
-                path.display()
-            );
-        }
+    if text.contains("$component_ref") {
+        report_placeholders(&doc, write, path, err);
     }
     match out.write_all(text.as_bytes()) {
         Ok(()) => 0,
@@ -1074,5 +1071,27 @@ fn fmt(
             let _ = writeln!(err, "error: writing the document: {e}");
             2
         }
+    }
+}
+
+/// Reports each secret that writing the document with `write` leaves out, as a placeholder.
+fn report_placeholders(doc: &Document, write: &WriteOptions, path: &Path, err: &mut dyn Write) {
+    if write.includes_secrets() {
+        return;
+    }
+    let all = doc.to_value_with(&write.include_secrets(true));
+    let mut redacted = Vec::new();
+    placeholders_for_values(
+        &doc.to_value_with(write),
+        &all,
+        &mut String::new(),
+        &mut redacted,
+    );
+    for pointer in redacted {
+        let _ = writeln!(
+            err,
+            "{}: wrote the secret at {pointer} as a placeholder (--include-secrets writes it)",
+            path.display()
+        );
     }
 }

@@ -783,3 +783,210 @@ agentspec_version: 26.1.0
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A fresh folder for a test's files.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentspec-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn to_mcp_writes_a_document_check_accepts() {
+    let dir = folder("to-mcp");
+    let input = fixture("generated-26_3_1/agent_all_tools.json");
+    let output = dir.join("agent.json");
+    let run = agentspec(&[
+        "to-mcp",
+        input.to_str().unwrap(),
+        "--http",
+        "http://127.0.0.1:8808/mcp",
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(run.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        format!(
+            "{}: 1 ServerTool is an MCPTool now reached over MCP through `mcp_server`: `get_weather`\n",
+            input.display()
+        )
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    let original: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&input).unwrap()).unwrap();
+    let tool = &written["tools"][0];
+    assert_eq!(tool["component_type"], "MCPTool");
+    for key in [
+        "id",
+        "name",
+        "description",
+        "metadata",
+        "inputs",
+        "outputs",
+        "requires_confirmation",
+    ] {
+        assert_eq!(tool[key], original["tools"][0][key], "{key}");
+    }
+    assert_eq!(
+        tool["client_transport"],
+        serde_json::json!({
+            "component_type": "StreamableHTTPTransport",
+            "id": "mcp_server",
+            "name": "127.0.0.1:8808",
+            "description": null,
+            "metadata": {},
+            "session_parameters": {"read_timeout_seconds": 60.0},
+            "url": "http://127.0.0.1:8808/mcp",
+            "auth": null,
+            "headers": null,
+            "sensitive_headers": null,
+            "retry_policy": null
+        })
+    );
+    assert_eq!(tool["retry_policy"], serde_json::Value::Null);
+    // the rest is as it was
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&written), keys(&original));
+    assert_eq!(
+        written["tools"].as_array().unwrap()[1..],
+        original["tools"].as_array().unwrap()[1..]
+    );
+    assert_eq!(written["toolboxes"], original["toolboxes"]);
+    let check = agentspec(&["check", output.to_str().unwrap()]);
+    assert_eq!(
+        (check.status.code(), stdout(&check)),
+        (
+            Some(0),
+            format!(
+                "ok: {} (Agent \"Ops assistant\", 12 components, agentspec_version 26.3.1, 0 warnings)\n",
+                output.display()
+            )
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn to_mcp_shares_one_stdio_transport_and_takes_only_the_tools_named() {
+    let dir = folder("to-mcp-stdio");
+    let input = dir.join("agent.yaml");
+    std::fs::write(
+        &input,
+        "\
+component_type: Agent
+id: a
+name: a
+llm_config: {component_type: VllmConfig, id: llm, name: llm, url: 'http://localhost:8000', model_id: m}
+system_prompt: You help.
+tools:
+- {component_type: ServerTool, id: t1, name: lookup, inputs: [{title: key, type: string}]}
+- {component_type: ServerTool, id: t2, name: fetch}
+- {component_type: ServerTool, id: t3, name: store}
+agentspec_version: 26.1.0
+",
+    )
+    .unwrap();
+    let file = input.to_str().unwrap();
+    let run = agentspec(&[
+        "to-mcp",
+        file,
+        "--tool",
+        "lookup",
+        "--tool",
+        "t3",
+        "--transport-id",
+        "local",
+        "--to",
+        "json",
+        "--stdio",
+        "python",
+        "-m",
+        "tools_server",
+        "--port",
+        "0",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let written: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    let types: Vec<&str> = written["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["component_type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["MCPTool", "ServerTool", "MCPTool"]);
+    for i in [0, 2] {
+        assert_eq!(
+            written["tools"][i]["client_transport"],
+            serde_json::json!({"$component_ref": "local"})
+        );
+    }
+    let transport = &written["$referenced_components"]["local"];
+    assert_eq!(transport["component_type"], "StdioTransport");
+    assert_eq!(transport["name"], "python");
+    assert_eq!(transport["command"], "python");
+    assert_eq!(
+        transport["args"],
+        serde_json::json!(["-m", "tools_server", "--port", "0"])
+    );
+    let output = dir.join("out.json");
+    std::fs::write(&output, stdout(&run)).unwrap();
+    let check = agentspec(&["check", output.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    assert!(stdout(&check).starts_with("ok: "), "{}", stdout(&check));
+
+    // an option of to-mcp after `--stdio` is the command's, with a note
+    let late = agentspec(&[
+        "to-mcp", file, "--to", "json", "--stdio", "server", "-o", "out.json",
+    ]);
+    assert_eq!(late.status.code(), Some(0));
+    let written: serde_json::Value = serde_json::from_str(&stdout(&late)).unwrap();
+    assert_eq!(
+        written["$referenced_components"]["mcp_server"]["args"],
+        serde_json::json!(["-o", "out.json"])
+    );
+    assert!(
+        String::from_utf8_lossy(&late.stderr).starts_with(
+            "note: `-o` follows `--stdio`, so it is an argument of the server's command; to-mcp's own options go before `--stdio`\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&late.stderr)
+    );
+    // a name that is no ServerTool's, no transport, two transports
+    let misspelt = agentspec(&["to-mcp", file, "--tool", "lokup", "--sse", "http://h/sse"]);
+    assert_eq!(misspelt.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&misspelt.stderr),
+        format!(
+            "error: {file}: the document has no `ServerTool` named `lokup` (did you mean `lookup`?); its `ServerTool`s are `lookup`, `fetch`, `store`\n"
+        )
+    );
+    assert_eq!(agentspec(&["to-mcp", file]).status.code(), Some(2));
+    let both = agentspec(&[
+        "to-mcp",
+        file,
+        "--http",
+        "http://h/mcp",
+        "--sse",
+        "http://h/sse",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    // the output over the input is refused
+    let over = agentspec(&["to-mcp", file, "--http", "http://h/mcp", "-o", file]);
+    assert_eq!(over.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
