@@ -44,3 +44,29 @@ assert sys.argv[2] == "1", f"exit {sys.argv[2]}, not 1"
 assert found == expected, f"{found} != {expected}"
 print(f"agentspec check --mcp-servers: {len(found)} problems in the mismatched document, as expected")
 PY
+
+# `agentspec to-mcp`: the example's agent with its tools written as ServerTools, pointed at the
+# running server again, is the agent the example writes; it agrees with the server, and
+# pyagentspec loads it
+"$venv/bin/python" - "$tmp/agent.json" "$tmp/server-tools.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for tool in doc["tools"]:
+    tool["component_type"] = "ServerTool"
+    del tool["client_transport"]
+del doc["$referenced_components"]
+json.dump(doc, open(sys.argv[2], "w"), indent=2)
+PY
+target/debug/agentspec to-mcp "$tmp/server-tools.json" --http "$url" \
+    --transport-id travel_tools --transport-name "travel tools" -o "$tmp/to-mcp.json"
+target/debug/agentspec check --mcp-servers "$tmp/to-mcp.json"
+"$venv/bin/python" - "$tmp/to-mcp.json" "$tmp/agent.json" <<'PY'
+import json, sys
+from pyagentspec.serialization import AgentSpecDeserializer
+text = open(sys.argv[1]).read()
+assert json.loads(text) == json.load(open(sys.argv[2])), "to-mcp wrote another agent than the example"
+agent = AgentSpecDeserializer().from_json(text)
+kinds = sorted({type(t).__name__ for t in agent.tools})
+assert kinds == ["MCPTool"], kinds
+print(f"agentspec to-mcp: the {len(agent.tools)} ServerTools are the example's MCPTools; pyagentspec loads them")
+PY
