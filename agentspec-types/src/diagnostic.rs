@@ -373,6 +373,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("catch-exception", Severity::Error),
     ("retry-policy", Severity::Error),
     ("cardinality", Severity::Error),
+    ("dbms-credential", Severity::Error),
     ("missing-secret", Severity::Warning),
     ("missing-version", Severity::Warning),
     ("legacy-version", Severity::Warning),

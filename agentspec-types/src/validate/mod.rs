@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 mod flow;
 mod index;
 mod io;
+mod llm;
 mod nodes;
 mod schema;
 mod types;
@@ -204,6 +205,7 @@ fn validate(root: &Component, version: crate::Version) -> Vec<Diagnostic> {
             inferred_io(&mut report, &index, c, pointer);
         }
         values(&mut report, c, pointer);
+        llm::dbms_vector_chain(&mut report, c, pointer);
         retry_policies(&mut report, c, pointer);
         section_seven(&mut report, &index, c, pointer);
     }

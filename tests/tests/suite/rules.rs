@@ -206,3 +206,72 @@ fn a_branching_node_has_one_input() {
         [("inputs-mismatch", "/inputs".to_owned(), Some(5))]
     );
 }
+
+// pyagentspec's validators (the comparison in the guide's conformance page): one document
+// per rule it enforces on load, and per case where it reads more leniently than it seems.
+
+use serde_json::{Value, json};
+
+/// The (code, pointer) of every error `validate` finds in a document at 26.3.1.
+fn errors_in(mut doc: Value) -> Vec<(&'static str, String)> {
+    doc["agentspec_version"] = json!("26.3.1");
+    let doc = Document::from_value(&doc).unwrap_or_else(|e| panic!("{e}"));
+    doc.validate()
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, d.pointer))
+        .collect()
+}
+
+fn error(code: &'static str, pointer: &str) -> Vec<(&'static str, String)> {
+    vec![(code, pointer.to_owned())]
+}
+
+#[test]
+fn a_dbms_vector_chain_config_authenticates_with_a_credential_or_the_local_host() {
+    let config = json!({"component_type": "DbmsVectorChainLlmConfig", "id": "d", "name": "d",
+        "model_id": "command-r", "provider": "cohere", "url": "https://api.cohere.ai/v1/chat"});
+    let with = |extra: Value| {
+        let mut c = config.clone();
+        c.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        errors_in(c)
+    };
+    assert_eq!(errors_in(config.clone()), error("dbms-credential", ""));
+    // a connection is no credential
+    let connection = json!({"connection_config": {"component_type": "TlsOracleDatabaseConnectionConfig",
+        "id": "db", "name": "db", "user": "scott", "password": "tiger", "dsn": "db"}});
+    assert_eq!(with(connection), error("dbms-credential", ""));
+    assert!(with(json!({"credential_name": "COHERE"})).is_empty());
+    assert!(with(json!({"provider": "ollama", "host": "local"})).is_empty());
+    assert_eq!(
+        with(json!({"provider": "openai", "host": "local", "credential_name": "C"})),
+        error("dbms-credential", "/credential_name")
+    );
+    assert_eq!(
+        with(json!({"host": "local"})),
+        error("dbms-credential", "/host")
+    );
+    assert_eq!(
+        with(json!({"provider": "OpenAI", "host": "local"})),
+        error("dbms-credential", "/host")
+    );
+    for field in ["api_key", "api_type", "api_provider"] {
+        let found = with(json!({"credential_name": "C", field: "x"}));
+        assert_eq!(found, error("dbms-credential", &format!("/{field}")));
+    }
+    assert!(with(json!({"credential_name": "C", "api_key": null})).is_empty());
+    assert_eq!(
+        with(json!({"credential_name": "C", "model_id": ""})),
+        error("invalid-length", "/model_id")
+    );
+    assert_eq!(
+        with(json!({"credential_name": ""})),
+        error("invalid-length", "/credential_name")
+    );
+    assert_eq!(
+        with(json!({"credential_name": "C", "host": "remote"})),
+        error("invalid-value", "/host")
+    );
+}
