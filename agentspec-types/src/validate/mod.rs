@@ -24,6 +24,7 @@ use io::{inferred_io, node};
 use nodes::{retry_policies, section_seven, values};
 pub(crate) use types::property_type_name;
 pub(crate) use types::{castable, castable_properties};
+use types::fits_property;
 
 fn token(pointer: &str, t: &str) -> String {
     let mut p = pointer.to_owned();

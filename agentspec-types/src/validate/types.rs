@@ -139,3 +139,91 @@ fn castable_schemas(a: Schema<'_>, b: Schema<'_>) -> bool {
         (None, Some(_)) => false,
     }
 }
+
+/// The alternatives of a union schema, as pyagentspec lists them: its `anyOf`, then one
+/// schema per name in `type` (an array keeps its `items`; an object its `properties` and
+/// `additionalProperties`, `false` when left out).
+fn union_alternatives(s: Option<&JsonObject>) -> Vec<Value> {
+    let mut all: Vec<Value> = get(s, "anyOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&Value> = match get(s, "type") {
+        Some(Value::Array(names)) => names.iter().collect(),
+        Some(name) => vec![name],
+        None => Vec::new(),
+    };
+    let or = |k: &str, default: Value| get(s, k).cloned().unwrap_or(default);
+    for name in names {
+        all.push(match name.as_str() {
+            Some("array") => serde_json::json!({"type": "array", "items": or("items", Value::Object(Map::new()))}),
+            Some("object") => serde_json::json!({
+                "type": "object",
+                "properties": or("properties", Value::Object(Map::new())),
+                "additionalProperties": or("additionalProperties", Value::Bool(false)),
+            }),
+            _ => serde_json::json!({ "type": name }),
+        });
+    }
+    all
+}
+
+fn is_union(s: Option<&JsonObject>) -> bool {
+    s.is_some_and(|s| s.contains_key("anyOf") || s.get("type").is_some_and(Value::is_array))
+}
+
+/// A keyword of a schema that may be none.
+fn get<'s>(s: Option<&'s JsonObject>, key: &str) -> Option<&'s Value> {
+    s.and_then(|s| s.get(key))
+}
+
+/// Whether a value fits a property schema, as pyagentspec checks a property's default: a
+/// union by one of its alternatives, numbers and booleans for each other, an array item by
+/// item, an object by its properties (each given, unless its schema has a default) and its
+/// additional properties. A string must be a string (pyagentspec takes any value there:
+/// the one place this is stricter, a decision of the edge-case table).
+pub(crate) fn fits(value: &Value, schema: &Value) -> bool {
+    match schema {
+        Value::Object(s) => fits_property(value, s),
+        other => *other != Value::Bool(false),
+    }
+}
+
+/// [`fits`] for a property schema, as components hold them (nothing is copied).
+pub(crate) fn fits_property(value: &Value, s: &JsonObject) -> bool {
+    if is_union(Some(s)) {
+        return union_alternatives(Some(s))
+            .iter()
+            .any(|alt| fits(value, alt));
+    }
+    let empty = Value::Object(Map::new());
+    match s.get("type").and_then(Value::as_str) {
+        Some("null") => value.is_null(),
+        Some("number" | "integer" | "boolean") => value.is_number() || value.is_boolean(),
+        Some("string") => value.is_string(),
+        Some("array") => value.as_array().is_some_and(|items| {
+            let schema = s.get("items").unwrap_or(&empty);
+            items.iter().all(|v| fits(v, schema))
+        }),
+        Some("object") => value.as_object().is_some_and(|o| object_fits(o, s)),
+        _ => true,
+    }
+}
+
+fn object_fits(value: &JsonObject, s: &JsonObject) -> bool {
+    let none = Map::new();
+    let declared = s
+        .get("properties")
+        .and_then(Value::as_object)
+        .unwrap_or(&none);
+    let given = declared.iter().all(|(k, schema)| match value.get(k) {
+        Some(v) => fits(v, schema),
+        None => schema.get("default").is_some(),
+    });
+    let extra = s.get("additionalProperties");
+    given
+        && value
+            .iter()
+            .filter(|(k, _)| !declared.contains_key(*k))
+            .all(|(_, v)| extra.is_none_or(|x| fits(v, x)))
+}

@@ -275,3 +275,113 @@ fn a_dbms_vector_chain_config_authenticates_with_a_credential_or_the_local_host(
         error("invalid-value", "/host")
     );
 }
+
+#[test]
+fn property_schemas_follow_json_schemas_meta_schema() {
+    let tool = |input: Value| json!({"component_type": "ServerTool", "id": "t", "name": "t", "inputs": [input]});
+    let cases = [
+        (
+            json!({"title": "x", "type": "array", "uniqueItems": "yes"}),
+            "/inputs/0/uniqueItems",
+        ),
+        (
+            json!({"title": "x", "type": "object", "required": ["a", "a"]}),
+            "/inputs/0/required",
+        ),
+        (json!({"title": "x", "type": []}), "/inputs/0/type"),
+        (
+            json!({"title": "x", "type": ["string", "string"]}),
+            "/inputs/0/type",
+        ),
+        (
+            json!({"title": "x", "type": "string", "$comment": 3}),
+            "/inputs/0/$comment",
+        ),
+        (
+            json!({"title": "x", "type": "string", "readOnly": "no"}),
+            "/inputs/0/readOnly",
+        ),
+        (
+            json!({"title": "x", "type": "string", "examples": "a"}),
+            "/inputs/0/examples",
+        ),
+        (
+            json!({"title": "x", "type": "number", "multipleOf": 0}),
+            "/inputs/0/multipleOf",
+        ),
+        (
+            json!({"title": "x", "type": "string", "$anchor": "1a"}),
+            "/inputs/0/$anchor",
+        ),
+        (
+            json!({"title": "x", "type": "object", "propertyNames": 3}),
+            "/inputs/0/propertyNames",
+        ),
+        (
+            json!({"title": "x", "type": "object", "dependentRequired": {"a": [1]}}),
+            "/inputs/0/dependentRequired",
+        ),
+        (
+            json!({"title": "x", "type": "object", "properties": {"a": {"minLength": -1}}}),
+            "/inputs/0/properties/a/minLength",
+        ),
+        (
+            json!({"title": "x", "type": "object", "$defs": {"a": {"maxContains": 1.5}}}),
+            "/inputs/0/$defs/a/maxContains",
+        ),
+    ];
+    for (input, pointer) in cases {
+        assert_eq!(
+            errors_in(tool(input.clone())),
+            error("property-schema", pointer),
+            "{input}"
+        );
+    }
+    let fine = json!({"title": "x", "type": "string", "enum": [], "minLength": 1.0, "$id": "https://x/s#"});
+    assert!(errors_in(tool(fine)).is_empty());
+}
+
+#[test]
+fn property_titles_are_checked_where_pyagentspec_reads_them() {
+    let tool = |input: Value| json!({"component_type": "ServerTool", "id": "t", "name": "t", "inputs": [input]});
+    let spaced = json!({"title": "x", "type": "object", "additionalProperties": {"title": "a b", "type": "string"}});
+    assert_eq!(
+        errors_in(tool(spaced)),
+        error("property-title", "/inputs/0/additionalProperties/title")
+    );
+    assert_eq!(
+        errors_in(tool(json!({"title": "", "type": "string"}))),
+        error("property-title", "/inputs/0/title")
+    );
+    // an empty title inside the property is no property's title
+    let nested = json!({"title": "x", "type": "object", "properties": {"a": {"title": "", "type": "string"}}});
+    assert!(errors_in(tool(nested)).is_empty());
+}
+
+#[test]
+fn a_default_fits_its_property_all_the_way_down() {
+    let tool = |input: Value| json!({"component_type": "ServerTool", "id": "t", "name": "t", "inputs": [input]});
+    let unfit = [
+        json!({"title": "x", "anyOf": [{"type": "integer"}, {"type": "null"}], "default": "a"}),
+        json!({"title": "x", "type": "array", "items": {"type": "integer"}, "default": ["a"]}),
+        json!({"title": "x", "type": "object", "properties": {"a": {"type": "string"}}, "default": {}}),
+        json!({"title": "x", "type": "object", "additionalProperties": false, "default": {"b": 1}}),
+        json!({"title": "x", "type": "object", "additionalProperties": {"type": "integer"}, "default": {"b": "s"}}),
+    ];
+    for input in unfit {
+        assert_eq!(
+            errors_in(tool(input.clone())),
+            error("property-default", "/inputs/0/default"),
+            "{input}"
+        );
+    }
+    let fit = [
+        json!({"title": "x", "anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}),
+        json!({"title": "x", "type": "object", "properties": {"a": {"type": "string", "default": "d"}}, "default": {}}),
+        // a default inside the property is read only through the property's own
+        json!({"title": "x", "type": "object", "properties": {"a": {"type": "integer", "default": "s"}}}),
+    ];
+    for input in fit {
+        assert!(errors_in(tool(input.clone())).is_empty(), "{input}");
+    }
+}
