@@ -228,12 +228,14 @@ pub(super) fn flow<'a>(
             continue;
         }
         for end in &ends {
-            if ids
-                .node_of(end)
-                .is_some_and(|e| property(e, "outputs", title).is_none())
-            {
+            let gives = |e: &dyn ComponentInfo| {
+                io::own_or_other(e, "outputs")
+                    .iter()
+                    .any(|o| title_of(o) == title && same_type(o, output))
+            };
+            if ids.node_of(end).is_some_and(|e| !gives(e)) {
                 let message = format!(
-                    "the output `{title}` has no default, so every EndNode must output it; `{end}` does not"
+                    "the output `{title}` has no default, so every EndNode must output it, of its type; `{end}` does not"
                 );
                 report.error("flow-outputs", body, item(pointer, "outputs", i), message);
             }
@@ -241,26 +243,20 @@ pub(super) fn flow<'a>(
     }
 }
 
-/// EndNode outputs with one title have one type.
+/// EndNode outputs with one title have one type (the outputs of an EndNode that leaves them
+/// out are its inputs).
 fn end_outputs_agree(
     report: &mut Report,
     body: &dyn ComponentInfo,
     pointer: &str,
     nodes: &[Seen<'_, '_>],
 ) {
-    let shape = |m: &JsonObject| {
-        m.iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "title" | "description" | "default"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect::<Map<_, _>>()
-    };
-    let mut first: HashMap<String, (Map<String, Value>, String)> = HashMap::new();
+    let mut first: HashMap<&str, (&JsonObject, &str)> = HashMap::new();
     for node in nodes.iter().filter(|n| typed::<EndNode>(n.c).is_some()) {
-        for output in list(node.c, "outputs") {
-            let title = title_of(output).to_owned();
-            let this = shape(output);
-            match first.get(&title) {
-                Some((other, other_end)) if *other != this => {
+        for output in io::own_or_other(node.c, "outputs") {
+            let title = title_of(output);
+            match first.get(title) {
+                Some((other, other_end)) if !same_type(other, output) => {
                     let message = format!(
                         "the EndNodes `{other_end}` and `{}` give the output `{title}` different types",
                         node.c.id()
@@ -269,7 +265,7 @@ fn end_outputs_agree(
                 }
                 Some(_) => {}
                 None => {
-                    first.insert(title, (this, node.c.id().to_owned()));
+                    first.insert(title, (output, node.c.id()));
                 }
             }
         }

@@ -43,10 +43,11 @@ pub(super) fn node(report: &mut Report, body: &dyn ComponentInfo, pointer: &str)
             );
         }
     }
-    if let Some((field, Some(text))) = template(body)
+    // a template left out has no placeholders
+    if let Some((field, text)) = template(body)
         && has(body, "inputs")
     {
-        let expected = placeholders(text);
+        let expected = placeholders(text.unwrap_or_default());
         let written: BTreeSet<String> = titles(body, "inputs").into_iter().collect();
         if written != expected {
             let message = format!(
@@ -56,15 +57,9 @@ pub(super) fn node(report: &mut Report, body: &dyn ComponentInfo, pointer: &str)
         }
     }
     if typed::<StartNode>(body).is_some() {
-        let (i, o) = (titles(body, "inputs"), titles(body, "outputs"));
-        if has(body, "inputs") && has(body, "outputs") && i != o {
-            report.error(
-                "startnode-io",
-                body,
-                token(pointer, "outputs"),
-                format!("a StartNode's outputs are its inputs {i:?}, found {o:?}"),
-            );
-        }
+        mirrored(report, body, pointer, "startnode-io");
+    } else if typed::<EndNode>(body).is_some() {
+        mirrored(report, body, pointer, "endnode-io");
     } else if typed::<BranchingNode>(body).is_some() {
         let inputs = list(body, "inputs");
         if has(body, "inputs") && inputs.len() != 1 {
@@ -79,32 +74,139 @@ pub(super) fn node(report: &mut Report, body: &dyn ComponentInfo, pointer: &str)
             );
         }
     } else if typed::<InputMessageNode>(body).is_some() {
+        // the output's `type` is `string` exactly: neither left out nor a list
         let ok = body.outputs().is_none_or(|o| {
-            o.len() == 1
-                && o[0]
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .is_none_or(|t| t == "string")
+            o.len() == 1 && o[0].get("type").and_then(Value::as_str) == Some("string")
         });
         if !ok {
             report.error(
                 "outputs-mismatch",
                 body,
                 token(pointer, "outputs"),
-                "an InputMessageNode has exactly one string output",
+                "an InputMessageNode has exactly one output, whose `type` is `string`",
             );
         }
+    } else if typed::<LlmNode>(body).is_some() && body.outputs().is_some_and(<[_]>::is_empty) {
+        report.error(
+            "outputs-mismatch",
+            body,
+            token(pointer, "outputs"),
+            "an LlmNode has at least one output (left out, it is `generated_text`)",
+        );
     }
 }
 
-/// The titles of the inputs or outputs (`key`) of the component at a position.
+/// A StartNode's or EndNode's outputs are its inputs, property for property (title, type,
+/// description, default), when both are written.
+fn mirrored(report: &mut Report, body: &dyn ComponentInfo, pointer: &str, code: &'static str) {
+    let (inputs, outputs) = (list(body, "inputs"), list(body, "outputs"));
+    if !has(body, "inputs") || !has(body, "outputs") || inputs == outputs {
+        return;
+    }
+    let ty = body.component_type();
+    let (i, o) = (titles(body, "inputs"), titles(body, "outputs"));
+    let message = if i == o {
+        let differs = inputs.iter().zip(outputs).find(|(a, b)| a != b);
+        let title = differs.map(|(a, _)| title_of(a)).unwrap_or_default();
+        format!(
+            "a {ty}'s outputs are its inputs, property for property: the output `{title}` differs from the input"
+        )
+    } else {
+        format!("a {ty}'s outputs are its inputs {i:?}, found {o:?}")
+    };
+    report.error(code, body, token(pointer, "outputs"), message);
+}
+
+/// A StartNode's inputs or an EndNode's outputs (`key`) as pyagentspec reads them: as
+/// written or, left out, the other list.
+pub(super) fn own_or_other<'a>(c: &'a dyn ComponentInfo, key: &str) -> &'a [JsonObject] {
+    let other = if key == "inputs" { "outputs" } else { "inputs" };
+    list(c, if has(c, key) { key } else { other })
+}
+
+/// A flow's inputs as pyagentspec reads them: as written or, left out, its StartNode's.
+pub(super) fn flow_inputs<'a>(index: &Index<'a>, c: &'a dyn ComponentInfo) -> &'a [JsonObject] {
+    if has(c, "inputs") {
+        return list(c, "inputs");
+    }
+    typed::<Flow>(c)
+        .and_then(|f| index.get(&f.start_node))
+        .map_or(&[], |start| own_or_other(start, "inputs"))
+}
+
+/// A flow's outputs as pyagentspec reads them: as written or, left out, those every EndNode
+/// has (as the first EndNode writes them).
+pub(super) fn flow_outputs<'a>(index: &Index<'a>, c: &'a dyn ComponentInfo) -> Vec<&'a JsonObject> {
+    if has(c, "outputs") {
+        return list(c, "outputs").iter().collect();
+    }
+    let Some(flow) = typed::<Flow>(c) else {
+        return Vec::new();
+    };
+    let ends: Vec<&[JsonObject]> = flow
+        .nodes
+        .iter()
+        .filter_map(|n| index.get(n))
+        .filter(|n| typed::<EndNode>(*n).is_some())
+        .map(|end| own_or_other(end, "outputs"))
+        .collect();
+    let in_every = |t: &str| ends.iter().all(|e| e.iter().any(|p| title_of(p) == t));
+    let mut seen = HashSet::new();
+    ends.iter()
+        .flat_map(|e| e.iter())
+        .filter(|p| in_every(title_of(p)) && seen.insert(title_of(p)))
+        .collect()
+}
+
+/// The titles of a component's inputs or outputs (`key`) as pyagentspec reads them: as
+/// written or, left out, the ones it infers (a flow's from its StartNode and EndNodes, an
+/// agent's from its prompt, a remote tool's from its request).
+fn effective_titles(index: &Index<'_>, c: &dyn ComponentInfo, key: &str) -> BTreeSet<String> {
+    let of = |l: &[JsonObject]| l.iter().map(|p| title_of(p).to_owned()).collect();
+    if has(c, key) {
+        return of(list(c, key));
+    }
+    if typed::<Flow>(c).is_some() {
+        return match key {
+            "inputs" => of(flow_inputs(index, c)),
+            _ => flow_outputs(index, c)
+                .into_iter()
+                .map(|p| title_of(p).to_owned())
+                .collect(),
+        };
+    }
+    if let Some(a) = typed::<SpecializedAgent>(c) {
+        let mut found = titles_of(index, &a.agent, key).unwrap_or_default();
+        found.extend(titles_of(index, &a.agent_specialization_parameters, key).unwrap_or_default());
+        return found;
+    }
+    if key == "inputs" {
+        if let Some((_, Some(text))) = template(c) {
+            return placeholders(text);
+        }
+        if let Some(p) = typed::<AgentSpecializationParameters>(c) {
+            return p
+                .additional_instructions
+                .as_deref()
+                .map(placeholders)
+                .unwrap_or_default();
+        }
+        if let Some(found) = request_inputs(c) {
+            return found;
+        }
+    }
+    BTreeSet::new()
+}
+
+/// The titles of the inputs or outputs (`key`) of the component at a position, as
+/// pyagentspec reads them.
 fn titles_of<T: ComponentInfo>(
     index: &Index<'_>,
     position: &RefOr<T>,
     key: &str,
 ) -> Option<BTreeSet<String>> {
     let target = index.get(position)?;
-    Some(titles(target, key).into_iter().collect())
+    Some(effective_titles(index, target, key))
 }
 
 /// Placeholders in every string of a value (keys of objects included).
@@ -124,23 +226,36 @@ fn placeholders_in_map(map: &JsonObject, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The placeholders of an ApiNode's or RemoteTool's request.
-fn request_placeholders(
-    url: &str,
-    method: &str,
-    spec: Option<&str>,
-    data: &Value,
-    query: &JsonObject,
-    headers: &JsonObject,
-) -> BTreeSet<String> {
+/// The placeholders of an ApiNode's or RemoteTool's request: its inputs.
+fn request_inputs(body: &dyn ComponentInfo) -> Option<BTreeSet<String>> {
+    // ApiNode and RemoteTool have the same request fields
+    macro_rules! request_of {
+        ($t:ty) => {
+            typed::<$t>(body).map(|n| {
+                (
+                    &n.url,
+                    &n.http_method,
+                    &n.api_spec_uri,
+                    &n.data,
+                    &n.query_params,
+                    &n.headers,
+                )
+            })
+        };
+    }
+    let (url, method, spec, data, query, headers) =
+        request_of!(ApiNode).or_else(|| request_of!(RemoteTool))?;
     let mut found = BTreeSet::new();
-    for text in [Some(url), Some(method), spec].into_iter().flatten() {
+    for text in [Some(url.as_str()), Some(method.as_str()), spec.as_deref()]
+        .into_iter()
+        .flatten()
+    {
         found.extend(placeholders(text));
     }
     placeholders_in(data, &mut found);
     placeholders_in_map(query, &mut found);
     placeholders_in_map(headers, &mut found);
-    found
+    Some(found)
 }
 
 type Io = (Option<BTreeSet<String>>, Option<BTreeSet<String>>);
@@ -182,9 +297,13 @@ fn expected_io(
     if let Some((subflow, reducers)) = map {
         let inputs = titles_of(index, subflow, "inputs")
             .map(|t| t.into_iter().map(|x| format!("iterated_{x}")).collect());
-        let outputs = reducers
-            .as_ref()
-            .map(|r| r.keys().map(|x| format!("collected_{x}")).collect());
+        // each subflow output a reducer collects: every one when `reducers` is left out
+        let outputs = titles_of(index, subflow, "outputs").map(|t| {
+            t.into_iter()
+                .filter(|x| reducers.as_ref().is_none_or(|r| r.contains_key(x)))
+                .map(|x| format!("collected_{x}"))
+                .collect()
+        });
         return (inputs, outputs);
     }
     if let Some(n) = typed::<CatchExceptionNode>(body) {
@@ -195,45 +314,35 @@ fn expected_io(
         });
         return (inputs, outputs);
     }
-    // ApiNode and RemoteTool have the same request fields
-    macro_rules! request_of {
-        ($t:ty) => {
-            typed::<$t>(body).map(|n| {
-                (
-                    &n.url,
-                    &n.http_method,
-                    &n.api_spec_uri,
-                    &n.data,
-                    &n.query_params,
-                    &n.headers,
-                )
-            })
-        };
-    }
-    let request = request_of!(ApiNode).or_else(|| request_of!(RemoteTool));
-    if let Some((url, method, spec, data, query, headers)) = request {
-        let found = request_placeholders(url, method, spec.as_deref(), data, query, headers);
+    if let Some(found) = request_inputs(body) {
         return (Some(found), None);
     }
+    // nodes and parameters that output nothing
+    if typed::<BranchingNode>(body).is_some() || typed::<OutputMessageNode>(body).is_some() {
+        return (None, Some(BTreeSet::new()));
+    }
     if let Some(p) = typed::<AgentSpecializationParameters>(body) {
-        return (p.additional_instructions.as_deref().map(placeholders), None);
+        let inputs = placeholders(p.additional_instructions.as_deref().unwrap_or_default());
+        return (Some(inputs), Some(BTreeSet::new()));
     }
     if let Some(n) = typed::<ParallelFlowNode>(body) {
-        let subflows: Vec<&dyn ComponentInfo> =
-            n.subflows.iter().filter_map(|f| index.get(f)).collect();
-        let inputs = subflows.iter().flat_map(|f| titles(*f, "inputs")).collect();
-        let mut outputs = BTreeSet::new();
-        for title in subflows.iter().flat_map(|f| titles(*f, "outputs")) {
-            if !outputs.insert(title.clone()) {
-                report.error(
-                    "outputs-mismatch",
-                    body,
-                    token(pointer, "subflows"),
-                    format!("two subflows have the output `{title}`"),
-                );
+        // written inputs and outputs are taken as written; left out, they are the subflows'
+        // own, and no two subflows may give one output
+        if !has(body, "outputs") {
+            let mut outputs = BTreeSet::new();
+            let subflows = n.subflows.iter().filter_map(|f| index.get(f));
+            for title in subflows.flat_map(|f| effective_titles(index, f, "outputs")) {
+                if !outputs.insert(title.clone()) {
+                    report.error(
+                        "outputs-mismatch",
+                        body,
+                        token(pointer, "subflows"),
+                        format!("two subflows have the output `{title}`"),
+                    );
+                }
             }
         }
-        return (Some(inputs), Some(outputs));
+        return (None, None);
     }
     if let Some(a) = typed::<SpecializedAgent>(body) {
         let params = &a.agent_specialization_parameters;
@@ -245,17 +354,6 @@ fn expected_io(
             agent.map(|a| a.union(&extra).cloned().collect()),
             outputs.map(|o| o.union(&extra_out).cloned().collect()),
         );
-    }
-    if typed::<EndNode>(body).is_some() {
-        let (i, o) = (titles(body, "inputs"), titles(body, "outputs"));
-        if has(body, "inputs") && has(body, "outputs") && i != o {
-            report.error(
-                "endnode-io",
-                body,
-                token(pointer, "outputs"),
-                format!("an EndNode's outputs are its inputs {i:?}, found {o:?}"),
-            );
-        }
     }
     (None, None)
 }

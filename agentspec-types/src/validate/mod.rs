@@ -24,7 +24,7 @@ use io::{inferred_io, node};
 use nodes::{retry_policies, section_seven, values};
 pub(crate) use types::property_type_name;
 pub(crate) use types::{castable, castable_properties};
-use types::fits_property;
+use types::{fits_property, same_type};
 
 fn token(pointer: &str, t: &str) -> String {
     let mut p = pointer.to_owned();
@@ -57,18 +57,27 @@ fn property<'v>(c: &'v dyn ComponentInfo, key: &str, title: &str) -> Option<&'v 
     list(c, key).iter().find(|p| title_of(p) == title)
 }
 
-/// `{{ name }}` placeholders of a template (names of `\w` characters), deduplicated.
+/// `{{ name }}` placeholders of a template (a name of `\w` characters, spaces around it
+/// allowed), deduplicated: what the regular expression `{{\s*(\w+)\s*}}` finds, scanning
+/// from the left (so `{{{ a }}` holds `a`, and `{{ a {{ b }}` holds `b`).
 pub(crate) fn placeholders(template: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut rest = template;
     while let Some(start) = rest.find("{{") {
-        rest = &rest[start + 2..];
-        let Some(end) = rest.find("}}") else { break };
-        let name = rest[..end].trim();
-        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            out.insert(name.to_owned());
+        let inner = rest[start + 2..].trim_start();
+        let length = inner
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let after = inner[length..].trim_start();
+        if length > 0
+            && let Some(next) = after.strip_prefix("}}")
+        {
+            out.insert(inner[..length].to_owned());
+            rest = next;
+        } else {
+            // no placeholder opens here: try from the next brace
+            rest = &rest[start + 1..];
         }
-        rest = &rest[end + 2..];
     }
     out
 }
@@ -222,6 +231,9 @@ mod tests {
     fn finds_placeholders() {
         let found = placeholders("Hi {{ name }}, {{city}} and {{ a.b }} {{ bad-name }} {{name}}");
         assert_eq!(found.into_iter().collect::<Vec<_>>(), ["city", "name"]);
+        // as the regular expression scans: from each `{{`, the first that opens one
+        let nested = placeholders("{{{ a }} {{ b {{ c }} {{ d }}} {{}} {{ e }");
+        assert_eq!(nested.into_iter().collect::<Vec<_>>(), ["a", "c", "d"]);
     }
 
     #[test]

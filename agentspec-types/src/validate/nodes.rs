@@ -13,6 +13,7 @@ use crate::{
     RetryPolicy, SSETransport, SSEmTLSTransport, StreamableHTTPTransport,
     StreamableHTTPmTLSTransport, Swarm,
 };
+
 /// The keys of a header map that are also sensitive headers.
 fn headers_in_both<'h>(headers: Vec<&'h str>, sensitive: Vec<&str>) -> Vec<&'h str> {
     headers
@@ -251,6 +252,47 @@ pub(super) fn section_seven(
         }
     }
     if let Some(n) = typed::<CatchExceptionNode>(body) {
+        catch_exception(report, index, body, n, pointer);
+    }
+    if let Some(n) = typed::<ParallelFlowNode>(body)
+        && !has(body, "inputs")
+    {
+        // left out, the inputs are the subflows': one title, one type
+        let mut seen: HashMap<&str, &JsonObject> = HashMap::new();
+        for flow in n.subflows.iter().filter_map(|f| index.get(f)) {
+            for input in io::flow_inputs(index, flow) {
+                let title = title_of(input);
+                if seen
+                    .get(title)
+                    .is_some_and(|first| !same_type(first, input))
+                {
+                    report.error(
+                        "inputs-mismatch",
+                        body,
+                        token(pointer, "subflows"),
+                        format!("the subflows take the input `{title}` with different types"),
+                    );
+                }
+                seen.entry(title).or_insert(input);
+            }
+        }
+    }
+}
+
+/// A CatchExceptionNode's outputs have defaults (its subflow's, when it declares none), and
+/// its subflow leaves the reserved branch and output alone.
+fn catch_exception(
+    report: &mut Report,
+    index: &Index<'_>,
+    body: &dyn ComponentInfo,
+    n: &CatchExceptionNode,
+    pointer: &str,
+) {
+    let subflow = index.get(&n.subflow);
+    let subflow_outputs = subflow
+        .map(|f| io::flow_outputs(index, f))
+        .unwrap_or_default();
+    if has(body, "outputs") {
         for (i, output) in list(body, "outputs").iter().enumerate() {
             if output.get("default").is_none() {
                 let title = title_of(output);
@@ -264,38 +306,31 @@ pub(super) fn section_seven(
                 );
             }
         }
-        if let Some(subflow) = index.get(&n.subflow) {
-            let reserved_branch = typed::<Flow>(subflow).is_some_and(|f| {
-                f.nodes
-                    .iter()
-                    .filter_map(|n| index.get(n).and_then(typed::<EndNode>))
-                    .any(|end| end.branch_name == "caught_exception_branch")
-            });
-            let reserved_output = titles(subflow, "outputs")
-                .iter()
-                .any(|t| t == "caught_exception_info");
-            if reserved_branch || reserved_output {
-                report.error("catch-exception", body, token(pointer, "subflow"), "the subflow may not use the branch `caught_exception_branch` nor the output `caught_exception_info`");
-            }
+    } else {
+        for output in subflow_outputs
+            .iter()
+            .filter(|o| o.get("default").is_none())
+        {
+            let title = title_of(output);
+            report.error(
+                "catch-exception",
+                body,
+                token(pointer, "subflow"),
+                format!("the subflow's output `{title}` needs a default: the node, which declares no outputs, gives its subflow's, and it has none when the subflow fails"),
+            );
         }
     }
-    if let Some(n) = typed::<ParallelFlowNode>(body) {
-        let mut seen: HashMap<String, Value> = HashMap::new();
-        for flow in n.subflows.iter().filter_map(|f| index.get(f)) {
-            for input in list(flow, "inputs") {
-                let title = title_of(input).to_owned();
-                let kind = input.get("type").cloned().unwrap_or(Value::Null);
-                if seen.get(&title).is_some_and(|k| *k != kind) {
-                    report.error(
-                        "inputs-mismatch",
-                        body,
-                        token(pointer, "subflows"),
-                        format!("the subflows take the input `{title}` with different types"),
-                    );
-                }
-                seen.entry(title).or_insert(kind);
-            }
-        }
+    let reserved_branch = subflow.and_then(typed::<Flow>).is_some_and(|f| {
+        f.nodes
+            .iter()
+            .filter_map(|n| index.get(n).and_then(typed::<EndNode>))
+            .any(|end| end.branch_name == "caught_exception_branch")
+    });
+    let reserved_output = subflow_outputs
+        .iter()
+        .any(|o| title_of(o) == "caught_exception_info");
+    if reserved_branch || reserved_output {
+        report.error("catch-exception", body, token(pointer, "subflow"), "the subflow may not use the branch `caught_exception_branch` nor the output `caught_exception_info`");
     }
 }
 

@@ -177,6 +177,64 @@ fn get<'s>(s: Option<&'s JsonObject>, key: &str) -> Option<&'s Value> {
     s.and_then(|s| s.get(key))
 }
 
+/// Whether two property schemas give the same type, as pyagentspec compares EndNode
+/// outputs of one title, flow outputs and ParallelFlowNode inputs: the same alternatives,
+/// the same type, items, properties and additional properties; titles, descriptions,
+/// defaults and every other keyword do not count.
+pub(crate) fn same_type(a: &JsonObject, b: &JsonObject) -> bool {
+    same(Some(a), Some(b))
+}
+
+fn same(a: Option<&JsonObject>, b: Option<&JsonObject>) -> bool {
+    if is_union(a) || is_union(b) {
+        let (aa, bb) = (union_alternatives(a), union_alternatives(b));
+        let within = |xs: &[Value], ys: &[Value]| {
+            xs.iter()
+                .all(|x| ys.iter().any(|y| same(x.as_object(), y.as_object())))
+        };
+        return within(&aa, &bb) && within(&bb, &aa);
+    }
+    if get(a, "type") != get(b, "type") {
+        return false;
+    }
+    let empty = Value::Object(Map::new());
+    let or_empty = |s, k| get(s, k).unwrap_or(&empty);
+    let either = |k: &str| get(a, k).is_some() || get(b, k).is_some();
+    if either("items")
+        && !same(
+            or_empty(a, "items").as_object(),
+            or_empty(b, "items").as_object(),
+        )
+    {
+        return false;
+    }
+    if either("properties") {
+        let (pa, pb) = (or_empty(a, "properties"), or_empty(b, "properties"));
+        let (Some(pa), Some(pb)) = (pa.as_object(), pb.as_object()) else {
+            return pa == pb;
+        };
+        let same_keys = pa.len() == pb.len() && pa.keys().all(|k| pb.contains_key(k));
+        if !same_keys
+            || !pa
+                .iter()
+                .all(|(k, v)| same(v.as_object(), pb[k].as_object()))
+        {
+            return false;
+        }
+    }
+    if either("additionalProperties") {
+        let (xa, xb) = (
+            or_empty(a, "additionalProperties"),
+            or_empty(b, "additionalProperties"),
+        );
+        if xa.is_boolean() || xb.is_boolean() {
+            return xa == xb;
+        }
+        return same(xa.as_object(), xb.as_object());
+    }
+    true
+}
+
 /// Whether a value fits a property schema, as pyagentspec checks a property's default: a
 /// union by one of its alternatives, numbers and booleans for each other, an array item by
 /// item, an object by its properties (each given, unless its schema has a default) and its
