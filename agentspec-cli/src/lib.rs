@@ -919,47 +919,6 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
     })
 }
 
-/// The pointers where `written` holds a secret's placeholder and `all` its value.
-fn placeholders_for_values(
-    written: &serde_json::Value,
-    all: &serde_json::Value,
-    at: &mut String,
-    out: &mut Vec<String>,
-) {
-    use serde_json::Value;
-    if let Value::Object(w) = written
-        && w.len() == 1
-        && w.contains_key("$component_ref")
-    {
-        if written != all {
-            out.push(at.clone());
-        }
-        return;
-    }
-    match (written, all) {
-        (Value::Object(w), Value::Object(a)) => {
-            for (key, value) in w {
-                if let Some(other) = a.get(key) {
-                    let len = at.len();
-                    agentspec_types::diagnostic::push_pointer_token(at, key);
-                    placeholders_for_values(value, other, at, out);
-                    at.truncate(len);
-                }
-            }
-        }
-        (Value::Array(w), Value::Array(a)) => {
-            for (i, (value, other)) in w.iter().zip(a).enumerate() {
-                let len = at.len();
-                at.push('/');
-                at.push_str(&i.to_string());
-                placeholders_for_values(value, other, at, out);
-                at.truncate(len);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// What pyagentspec writes for the document (`Document::as_pyagentspec_writes`): a component
 /// used at one place written inline, one used at several under the `$referenced_components`
 /// of the lowest component holding all its uses, keyed by its id, and the inputs, outputs and
@@ -968,6 +927,10 @@ fn placeholders_for_values(
 /// shared components is too large; as it is when even that fails (its own layout, which
 /// loses nothing). A warning says which.
 fn relaid(doc: Document, path: &Path, err: &mut dyn Write) -> Document {
+    // what pyagentspec wrote is written as it is: found without laying out a second document
+    if doc.is_as_pyagentspec_writes() {
+        return doc;
+    }
     let relaid = doc.as_pyagentspec_writes().or_else(|e| {
         let _ = writeln!(
             err,
@@ -1005,9 +968,20 @@ fn fmt(
         Ok(l) => l,
         Err(e) => return unreadable(path, &e, err),
     };
-    let mut doc = match Document::from_str_with(&loaded.text, loaded.format, &supplied.options()) {
+    // nothing is validated, and the text is dropped once loaded (unless `--version` needs it
+    // to locate what moving the document finds): what is held while writing is the document
+    let options = supplied.options().validate_at_load(false);
+    let mut doc = match Document::from_str_with(&loaded.text, loaded.format, &options) {
         Ok(doc) => doc,
         Err(e) => return report(path, &e, err),
+    };
+    let loaded = Loaded {
+        text: if version.is_some() {
+            loaded.text
+        } else {
+            String::new()
+        },
+        format: loaded.format,
     };
     for d in doc.warnings() {
         let _ = writeln!(err, "{}", human(&path.display().to_string(), d));
@@ -1061,10 +1035,7 @@ fn fmt(
         None => loaded.format,
     };
     let text = doc.to_string_with(target.into(), write);
-    // a placeholder needs a `$component_ref`: without one in the text, nothing was redacted
-    if text.contains("$component_ref") {
-        report_placeholders(&doc, write, path, err);
-    }
+    report_placeholders(&doc, write, path, err);
     match out.write_all(text.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
@@ -1076,18 +1047,7 @@ fn fmt(
 
 /// Reports each secret that writing the document with `write` leaves out, as a placeholder.
 fn report_placeholders(doc: &Document, write: &WriteOptions, path: &Path, err: &mut dyn Write) {
-    if write.includes_secrets() {
-        return;
-    }
-    let all = doc.to_value_with(&write.include_secrets(true));
-    let mut redacted = Vec::new();
-    placeholders_for_values(
-        &doc.to_value_with(write),
-        &all,
-        &mut String::new(),
-        &mut redacted,
-    );
-    for pointer in redacted {
+    for pointer in doc.redacted_secrets(write) {
         let _ = writeln!(
             err,
             "{}: wrote the secret at {pointer} as a placeholder (--include-secrets writes it)",

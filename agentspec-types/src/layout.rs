@@ -612,6 +612,31 @@ impl LayoutError {
     }
 }
 
+/// Whether a component of `value` has no id (or an empty one): what [`give_fresh_ids`] fills.
+pub(crate) fn lacks_an_id(value: &serde_json::Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                let is_component = map
+                    .get("component_type")
+                    .is_some_and(serde_json::Value::is_string);
+                let has_id = map
+                    .get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| !id.is_empty());
+                if is_component && !has_id {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Gives a fresh id to every component (an object with a `component_type`) without one.
 pub(crate) fn give_fresh_ids(value: &mut serde_json::Value) {
     let mut stack = vec![value];

@@ -94,7 +94,10 @@ impl<T: Encode + Truthy> SecretField for Sensitive<T> {
     fn encode_secret(&self, owner: &str, field: &str, sink: &mut dyn Sink, cx: &Encoder) {
         match self {
             Sensitive::Value(v) if cx.include_secrets || !v.truthy() => v.encode(sink, cx),
-            Sensitive::Value(_) => placeholder(sink, &format!("{owner}.{field}")),
+            Sensitive::Value(_) => {
+                sink.redacted();
+                placeholder(sink, &format!("{owner}.{field}"));
+            }
             Sensitive::Placeholder(p) => placeholder(sink, p),
         }
     }

@@ -323,8 +323,9 @@ impl<C: ComponentSet + Send> Document<C> {
                 let loaded = if kept {
                     // the caller puts the text in its place
                     LoadedText::Validated(Vec::new())
-                } else if let Some(bundled) =
-                    (&doc as &dyn std::any::Any).downcast_ref::<crate::Document>()
+                } else if let Some(bundled) = (&doc as &dyn std::any::Any)
+                    .downcast_ref::<crate::Document>()
+                    .filter(|_| options.validate_at_load)
                 {
                     let mut found = bundled.validate_rules();
                     crate::document::locate(&mut found, text, format);
@@ -362,8 +363,12 @@ impl<C: ComponentSet + Send> Document<C> {
         Self::from_string_with(text, format, &LoadOptions::new())
     }
 
-    /// Loads a text the loader owns, and keeps it to locate diagnostics found later.
-    fn from_string_with(
+    /// Loads a text given up to the document, with components (and values) supplied from
+    /// outside it: the text is kept to locate what [`Document::validate`] finds later, so
+    /// nothing is validated at load (as for a file or a reader, and unlike a borrowed string).
+    /// What a program that validates only some of the documents it loads, or that holds the
+    /// text anyway, should call.
+    pub fn from_string_with(
         text: String,
         format: Format,
         options: &LoadOptions<'_, C>,
@@ -523,6 +528,46 @@ impl<C: ComponentSet + Send> Document<C> {
         }
         let relaid = lay_out_with(&all, crate::infer::infer)?;
         self.reload.load(&relaid)
+    }
+
+    /// Whether the document is what pyagentspec 26.3.1 writes for it already: in its layout,
+    /// with nothing left to infer, so that [`Document::as_pyagentspec_writes`] would give back
+    /// a document equal to this one (up to the order of maps, which it keeps). A document
+    /// pyagentspec wrote is. Linear in the document and much lighter than a layout: only the
+    /// document's skeleton is built (its components, references and unset inputs and
+    /// outputs), never a second document.
+    pub fn is_as_pyagentspec_writes(&self) -> bool
+    where
+        C: Sync,
+    {
+        let all = WriteOptions::new().include_secrets(true);
+        let skeleton = self
+            .write_into(crate::syntax::value::SkeletonSink::default(), &all)
+            .finish();
+        if crate::infer::leaves_out_inferred(&skeleton) {
+            return false;
+        }
+        if layout::lacks_an_id(&skeleton) {
+            // the layout gives it a fresh one
+            return false;
+        }
+        // equality of values compares maps whatever their order, as documents do
+        layout::lay_out(&skeleton, &skeleton, &HashMap::new(), &HashMap::new(), true)
+            .is_ok_and(|laid_out| laid_out == skeleton)
+    }
+
+    /// The JSON pointers of the secrets that writing with `options` leaves out (written as
+    /// `{"$component_ref": "<id>.<field>"}` placeholders), in document order: none when the
+    /// options include secrets. One pass over the document, which is not written.
+    pub fn redacted_secrets(&self, options: &WriteOptions) -> Vec<String>
+    where
+        C: Sync,
+    {
+        if options.include_secrets {
+            return Vec::new();
+        }
+        self.write_into(crate::syntax::sink::RedactedSink::default(), options)
+            .found
     }
 
     /// The main document and its components joined into one document (pyagentspec's layout).
@@ -852,10 +897,26 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: Sync,
     {
+        // room for the text loaded in the same format, which is what is written most often
+        let loaded = self
+            .source
+            .as_ref()
+            .filter(|s| (s.format == Format::Yaml) == (output == Output::Yaml))
+            .map_or(0, |s| match &s.text {
+                LoadedText::Owned(text) => text.len(),
+                LoadedText::Fingerprint { len, .. } => *len + 1,
+                LoadedText::Validated(_) => 0,
+            });
         match output {
-            Output::JsonPretty => self.write_into(JsonWriter::pretty(), options).finish(),
-            Output::JsonCompact => self.write_into(JsonWriter::compact(), options).finish(),
-            Output::Yaml => self.write_into(YamlWriter::new(), options).finish(),
+            Output::JsonPretty => self
+                .write_into(JsonWriter::pretty().with_capacity(loaded), options)
+                .finish(),
+            Output::JsonCompact => self
+                .write_into(JsonWriter::compact().with_capacity(loaded), options)
+                .finish(),
+            Output::Yaml => self
+                .write_into(YamlWriter::new().with_capacity(loaded), options)
+                .finish(),
         }
     }
 }

@@ -616,6 +616,12 @@ impl JsonWriter {
         }
     }
 
+    /// The writer with room for `bytes` of text.
+    pub fn with_capacity(mut self, bytes: usize) -> Self {
+        self.out.reserve(bytes);
+        self
+    }
+
     /// One line, no spaces, UTF-8 as is.
     pub fn compact() -> Self {
         JsonWriter {

@@ -32,6 +32,73 @@ pub trait Sink {
     fn pointer(&self) -> Option<String> {
         None
     }
+    /// The value written next is a placeholder standing for a secret that the writer leaves
+    /// out (secrets not included).
+    fn redacted(&mut self) {}
+}
+
+/// A sink that writes nothing and keeps the pointer of every secret written as a
+/// placeholder (what `agentspec fmt` reports): one pass, without building the document.
+#[derive(Debug, Default)]
+pub(crate) struct RedactedSink {
+    path: PathSink,
+    /// The pointers of the secrets written as placeholders, in document order.
+    pub found: Vec<String>,
+}
+
+impl RedactedSink {
+    /// The pointer of the value the inner sink is about to receive.
+    fn next_pointer(&self) -> String {
+        let mut pointer = self.path.pointer().unwrap_or_default();
+        match (&self.path.key, self.path.stack.last()) {
+            (Some(key), _) => crate::diagnostic::push_pointer_token(&mut pointer, key),
+            (None, Some((_, index))) => {
+                crate::diagnostic::push_pointer_token(&mut pointer, &index.to_string());
+            }
+            (None, None) => {}
+        }
+        pointer
+    }
+}
+
+impl Sink for RedactedSink {
+    fn begin_object(&mut self) {
+        self.path.begin_object();
+    }
+    fn key(&mut self, key: &str) {
+        self.path.key(key);
+    }
+    fn end_object(&mut self) {
+        self.path.end_object();
+    }
+    fn begin_array(&mut self) {
+        self.path.begin_array();
+    }
+    fn end_array(&mut self) {
+        self.path.end_array();
+    }
+    fn null(&mut self) {
+        self.path.null();
+    }
+    fn bool(&mut self, _: bool) {
+        self.path.null();
+    }
+    fn i64(&mut self, _: i64) {
+        self.path.null();
+    }
+    fn u64(&mut self, _: u64) {
+        self.path.null();
+    }
+    fn f64(&mut self, _: f64) {
+        self.path.null();
+    }
+    fn str(&mut self, _: &str) {
+        self.path.null();
+    }
+    fn redacted(&mut self) {
+        let pointer = self.next_pointer();
+        self.found.push(pointer);
+    }
 }
 
 /// A sink that writes nothing and keeps the pointer of every NaN or infinity written: what

@@ -87,6 +87,113 @@ impl Sink for ValueSink {
     }
 }
 
+/// Builds the skeleton of a document: what its layout and the inference of what
+/// pyagentspec fills in read, and nothing else (a small part of the document).
+///
+/// Kept: the strings of `component_type`, `id`, `$component_ref` and
+/// `component_plugin_name`; `inputs` and `outputs` when `null`; an empty `branches`; every
+/// object and array that keeps something. Every other scalar is left out, and so is every
+/// other container that keeps nothing.
+#[derive(Debug, Default)]
+pub(crate) struct SkeletonSink {
+    /// Open containers: the value, its key in its parent, and how many values it was given.
+    stack: Vec<(serde_json::Value, Option<String>, usize)>,
+    key: Option<String>,
+    result: Option<serde_json::Value>,
+}
+
+impl SkeletonSink {
+    pub(crate) fn finish(self) -> serde_json::Value {
+        self.result.unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Whether the scalar about to be written under the current key is kept.
+    fn keeps(&self, null: bool) -> bool {
+        match self.key.as_deref() {
+            Some("component_type" | "id" | "$component_ref" | "component_plugin_name") => !null,
+            Some("inputs" | "outputs") => null,
+            _ => false,
+        }
+    }
+
+    /// A value was offered to the open container: `kept` is it, or `None` when left out.
+    fn offer(&mut self, kept: Option<serde_json::Value>) {
+        let key = self.key.take();
+        match self.stack.last_mut() {
+            None => self.result = Some(kept.unwrap_or(serde_json::Value::Null)),
+            Some((container, _, offered)) => {
+                *offered += 1;
+                match (container, kept) {
+                    (serde_json::Value::Array(items), Some(value)) => items.push(value),
+                    (serde_json::Value::Object(map), Some(value)) => {
+                        map.insert(key.unwrap_or_default(), value);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn begin(&mut self, container: serde_json::Value) {
+        let key = self.key.take();
+        self.stack.push((container, key, 0));
+    }
+
+    fn end(&mut self) {
+        if let Some((value, key, offered)) = self.stack.pop() {
+            let empty = match &value {
+                serde_json::Value::Array(items) => items.is_empty(),
+                serde_json::Value::Object(map) => map.is_empty(),
+                _ => false,
+            };
+            let kept = !empty || (offered == 0 && key.as_deref() == Some("branches"));
+            self.key = key;
+            self.offer(kept.then_some(value));
+        }
+    }
+
+    fn scalar(&mut self, value: impl FnOnce() -> serde_json::Value, null: bool) {
+        let kept = self.keeps(null).then(value);
+        self.offer(kept);
+    }
+}
+
+impl Sink for SkeletonSink {
+    fn begin_object(&mut self) {
+        self.begin(serde_json::Value::Object(Map::new()));
+    }
+    fn key(&mut self, key: &str) {
+        self.key = Some(key.to_owned());
+    }
+    fn end_object(&mut self) {
+        self.end();
+    }
+    fn begin_array(&mut self) {
+        self.begin(serde_json::Value::Array(Vec::new()));
+    }
+    fn end_array(&mut self) {
+        self.end();
+    }
+    fn null(&mut self) {
+        self.scalar(|| serde_json::Value::Null, true);
+    }
+    fn bool(&mut self, _: bool) {
+        self.offer(None);
+    }
+    fn i64(&mut self, _: i64) {
+        self.offer(None);
+    }
+    fn u64(&mut self, _: u64) {
+        self.offer(None);
+    }
+    fn f64(&mut self, _: f64) {
+        self.offer(None);
+    }
+    fn str(&mut self, value: &str) {
+        self.scalar(|| serde_json::Value::String(value.to_owned()), false);
+    }
+}
+
 /// Converts a source tree into a `serde_json::Value`, consuming it (no recursion).
 pub fn node_to_value(node: Node) -> serde_json::Value {
     enum Frame {

@@ -668,6 +668,12 @@ impl YamlWriter {
         YamlWriter::default()
     }
 
+    /// The writer with room for `bytes` of text.
+    pub fn with_capacity(mut self, bytes: usize) -> Self {
+        self.out.reserve(bytes);
+        self
+    }
+
     /// The text written, ending with a newline.
     pub fn finish(mut self) -> String {
         if !self.out.ends_with('\n') {

@@ -1,4 +1,4 @@
-//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases]` (or `--write-linear N
+//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes]` (or `--write-linear N
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
 //! profiling by hand; `--phases` times each step of `check` per node): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
@@ -130,6 +130,10 @@ fn peak<T>(f: impl FnOnce() -> T) -> usize {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1 << 20) as f64
 }
 
 /// Adds two numbers.
@@ -381,9 +385,11 @@ async fn mean_of(runs: usize, n: usize, mut call: impl AsyncFnMut()) -> f64 {
     best.as_secs_f64() / n as f64
 }
 
-/// `agentspec check` as a whole process against a process that only reads the file and
-/// parses it into `serde_json::Value` (this binary with `--parse-value FILE`), side by side,
-/// on the same files. The `agentspec` binary is looked for next to this one
+/// `agentspec check` and `agentspec fmt` as whole processes against a process that only reads
+/// the file and parses it into `serde_json::Value` (this binary with `--parse-value FILE`),
+/// side by side, on the same files; then the peak memory of `fmt` against that of the `Value`
+/// parse (the text and its tree), both counted in this process (`fmt` through the command's
+/// library, writing to nothing). The `agentspec` binary is looked for next to this one
 /// (`cargo build --release -p agentspec-cli` puts it there).
 fn process_checks(runs: usize, quick: bool) {
     let me = std::env::current_exe().expect("own path");
@@ -391,22 +397,24 @@ fn process_checks(runs: usize, quick: bool) {
     println!();
     if !cli.exists() {
         println!(
-            "(no `agentspec` binary at {}: build it with `cargo build --release -p agentspec-cli` to time `check` as a process)",
+            "(no `agentspec` binary at {}: build it with `cargo build --release -p agentspec-cli` to time `check` and `fmt` as processes)",
             cli.display()
         );
         return;
     }
     println!(
-        "| process | bytes | Value parse process ms | `agentspec check` ms | check / Value | check µs/node | µs/node / first row's |"
+        "| process | bytes | Value parse process ms | `agentspec check` ms | check / Value | check µs/node | µs/node / first row's | `agentspec fmt` ms | fmt / Value | fmt µs/node | µs/node / first row's | Value peak MiB | fmt peak MiB | fmt / Value memory |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut first_per_node = None;
+    let mut first_fmt_per_node = None;
     let dir = std::env::temp_dir().join(format!("agentspec-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp folder");
     let sizes: &[usize] = if quick { &[1000] } else { &[1000, 5000, 20000] };
     for &n in sizes {
         let doc = Document::from_value(&linear_flow_document(n)).expect("loads");
         let text = doc.to_json_pretty();
+        drop(doc);
         let file = dir.join(format!("linear-{n}.json"));
         std::fs::write(&file, &text).expect("writes the file");
         let run = |program: &std::path::Path, args: &[&std::ffi::OsStr]| {
@@ -421,19 +429,45 @@ fn process_checks(runs: usize, quick: bool) {
             run(&me, &["--parse-value".as_ref(), file.as_os_str()])
         });
         let check = fastest(runs, || run(&cli, &["check".as_ref(), file.as_os_str()]));
+        let fmt = fastest(runs, || run(&cli, &["fmt".as_ref(), file.as_os_str()]));
         let per_node = check.as_secs_f64() * 1e6 / n as f64;
         let first = *first_per_node.get_or_insert(per_node);
+        let fmt_per_node = fmt.as_secs_f64() * 1e6 / n as f64;
+        let fmt_first = *first_fmt_per_node.get_or_insert(fmt_per_node);
+        let value_peak = peak(|| parse_value(&std::fs::read_to_string(&file).expect("reads")));
+        let fmt_peak = peak(|| fmt_in_process(&file));
         println!(
-            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| linear flow, {n} LLM nodes | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} |",
             text.len(),
             ms(value),
             ms(check),
             check.as_secs_f64() / value.as_secs_f64(),
             per_node,
             per_node / first,
+            ms(fmt),
+            fmt.as_secs_f64() / value.as_secs_f64(),
+            fmt_per_node,
+            fmt_per_node / fmt_first,
+            mib(value_peak),
+            mib(fmt_peak),
+            fmt_peak as f64 / value_peak as f64,
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `agentspec fmt FILE` through the command's library, its output written to nothing.
+fn fmt_in_process(file: &std::path::Path) {
+    use clap::Parser as _;
+    let cli = agentspec_cli::Cli::try_parse_from([
+        "agentspec".as_ref(),
+        "fmt".as_ref(),
+        file.as_os_str(),
+    ])
+    .expect("the arguments parse");
+    let mut err = Vec::new();
+    let code = agentspec_cli::run(cli, &mut std::io::sink(), &mut err);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
 }
 
 /// Hostile shapes (issue 15): each operation at size N and 2N, with its time (fastest of
@@ -677,6 +711,11 @@ fn main() {
     }
     if args.iter().any(|a| a == "--mcp") {
         mcp_calls(runs, if quick { 200 } else { 2_000 });
+        return;
+    }
+    if args.iter().any(|a| a == "--processes") {
+        // `check` and `fmt` as processes, and `fmt`'s memory, alone
+        process_checks(runs, quick);
         return;
     }
     if args.iter().any(|a| a == "--yaml") {

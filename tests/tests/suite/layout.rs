@@ -137,3 +137,89 @@ fn splitting_off_the_root_or_an_unknown_id_is_an_error() {
     );
     assert_eq!(parts.ids().collect::<Vec<_>>(), ["prod_llm"]);
 }
+
+/// Every document of the corpora that loads, as read and laid out again in every other way
+/// (expanded, its ids renamed, its shared components moved): whether it is what pyagentspec
+/// writes already (`is_as_pyagentspec_writes`, from its skeleton alone) agrees with laying
+/// out a whole second document (`as_pyagentspec_writes`), the reference.
+#[test]
+fn the_skeleton_knows_what_the_whole_layout_knows() {
+    let mut as_written = 0;
+    let mut relaid = 0;
+    for folder in ["generated", "generated-26_3_1", "edge-cases", "negative", "codes"] {
+        for ext in ["json", "yaml"] {
+            for path in fixtures(folder, ext) {
+                let Ok(doc) = Document::from_path(&path) else {
+                    continue;
+                };
+                let expanded = Document::from_value(&doc.expanded_with(&all())).ok();
+                for (how, doc) in [("as read", Some(doc)), ("expanded", expanded)] {
+                    let Some(doc) = doc else { continue };
+                    let reference = doc.as_pyagentspec_writes().is_ok_and(|w| w == doc);
+                    assert_eq!(
+                        doc.is_as_pyagentspec_writes(),
+                        reference,
+                        "{} ({how})",
+                        path.display()
+                    );
+                    if reference {
+                        as_written += 1;
+                    } else {
+                        relaid += 1;
+                    }
+                }
+            }
+        }
+    }
+    // both answers are exercised, on the counts of the corpora as committed
+    assert_eq!((as_written, relaid), (292, 20));
+}
+
+/// The secrets writing leaves out, found in one pass (`redacted_secrets`), are where the
+/// document written without them differs from the document written with them.
+#[test]
+fn redacted_secrets_are_where_the_two_writings_differ() {
+    fn differ(a: &Value, b: &Value, at: &mut String, out: &mut Vec<String>) {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) if x.keys().eq(y.keys()) => {
+                for (k, v) in x {
+                    let len = at.len();
+                    at.push('/');
+                    at.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    differ(v, &y[k], at, out);
+                    at.truncate(len);
+                }
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                    let len = at.len();
+                    at.push_str(&format!("/{i}"));
+                    differ(v, w, at, out);
+                    at.truncate(len);
+                }
+            }
+            _ if a != b => out.push(at.clone()),
+            _ => {}
+        }
+    }
+    let mut with_secrets = 0;
+    for folder in ["generated", "generated-26_3_1", "edge-cases"] {
+        for path in fixtures(folder, "json") {
+            let Ok(doc) = Document::from_path(&path) else {
+                continue;
+            };
+            let redacted = WriteOptions::new();
+            let mut expected = Vec::new();
+            differ(
+                &doc.to_value_with(&redacted),
+                &doc.to_value_with(&all()),
+                &mut String::new(),
+                &mut expected,
+            );
+            assert_eq!(doc.redacted_secrets(&redacted), expected, "{}", path.display());
+            assert!(doc.redacted_secrets(&all()).is_empty());
+            with_secrets += usize::from(!expected.is_empty());
+        }
+    }
+    assert_eq!(with_secrets, 2);
+}
