@@ -3,6 +3,7 @@
 //! A library with a tiny `main`, so that tests run it as a user does.
 #![deny(missing_docs)]
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -701,10 +702,11 @@ fn check(
             continue;
         }
         // the source excerpts are shown only in the human format
-        let index = (!diagnostics.is_empty()).then(|| LineIndex::new(&loaded.text));
+        let mut excerpts =
+            (!diagnostics.is_empty()).then(|| Excerpts::new(LineIndex::new(&loaded.text)));
         let mut written = diagnostics.iter().try_for_each(|d| {
             writeln!(out, "{}", human(&file, d))?;
-            let shown = index.as_ref().map(|i| excerpt(i, d)).unwrap_or_default();
+            let shown = excerpts.as_mut().map(|e| e.excerpt(d)).unwrap_or_default();
             out.write_all(shown.as_bytes())
         });
         if let (Some(summary), false, false) = (summary, failed, quiet) {
@@ -794,28 +796,48 @@ fn check_servers(
 }
 
 /// The source line of a diagnostic with a marker under its column, as rustc shows it.
-fn excerpt(index: &LineIndex<'_>, d: &Diagnostic) -> String {
-    let (Some(line), Some(column)) = (d.line, d.column) else {
-        return String::new();
-    };
-    let (text, marker) = shown_line(index.line_text(line), column as usize);
-    let number = line.to_string();
-    let pad = " ".repeat(number.len());
-    let marker = format!("{}^", " ".repeat(marker));
-    format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
+struct Excerpts<'a> {
+    index: LineIndex<'a>,
+    /// The lines shown so far, masked, as characters: many diagnostics on one long line (a
+    /// minified document) mask and count it once, not once each.
+    lines: HashMap<u32, Vec<char>>,
+}
+
+impl<'a> Excerpts<'a> {
+    fn new(index: LineIndex<'a>) -> Self {
+        Excerpts {
+            index,
+            lines: HashMap::new(),
+        }
+    }
+
+    fn excerpt(&mut self, d: &Diagnostic) -> String {
+        let (Some(line), Some(column)) = (d.line, d.column) else {
+            return String::new();
+        };
+        let index = &self.index;
+        let chars = self
+            .lines
+            .entry(line)
+            .or_insert_with(|| mask_secrets(index.line_text(line)).chars().collect());
+        let (text, marker) = shown_line(chars, column as usize);
+        let number = line.to_string();
+        let pad = " ".repeat(number.len());
+        let marker = format!("{}^", " ".repeat(marker));
+        format!("{pad} |\n{number} | {text}\n{pad} | {marker}\n")
+    }
 }
 
 /// How many characters of a source line an excerpt shows on each side of the marker.
 const EXCERPT_REACH: usize = 60;
 
-/// A source line as an excerpt shows it, and the marker's column (0-based) in it:
+/// A source line (masked, as characters) as an excerpt shows it, and the marker's column
+/// (0-based) in it, in time proportional to what is shown:
 /// - at most [`EXCERPT_REACH`] characters each side of `column` (1-based), with `…` where cut;
 /// - the value of every sensitive field masked (`"api_key": "***"`), wherever it is on the line;
 /// - tabs as spaces, other control characters escaped (`\u{1b}`), so nothing reaches the
 ///   terminal raw.
-fn shown_line(line: &str, column: usize) -> (String, usize) {
-    let masked = mask_secrets(line);
-    let chars: Vec<char> = masked.chars().collect();
+fn shown_line(chars: &[char], column: usize) -> (String, usize) {
     let at = column.saturating_sub(1).min(chars.len());
     let start = at.saturating_sub(EXCERPT_REACH);
     let end = (at + EXCERPT_REACH).min(chars.len());

@@ -146,7 +146,13 @@ fn splitting_off_the_root_or_an_unknown_id_is_an_error() {
 fn the_skeleton_knows_what_the_whole_layout_knows() {
     let mut as_written = 0;
     let mut relaid = 0;
-    for folder in ["generated", "generated-26_3_1", "edge-cases", "negative", "codes"] {
+    for folder in [
+        "generated",
+        "generated-26_3_1",
+        "edge-cases",
+        "negative",
+        "codes",
+    ] {
         for ext in ["json", "yaml"] {
             for path in fixtures(folder, ext) {
                 let Ok(doc) = Document::from_path(&path) else {
@@ -216,7 +222,12 @@ fn redacted_secrets_are_where_the_two_writings_differ() {
                 &mut String::new(),
                 &mut expected,
             );
-            assert_eq!(doc.redacted_secrets(&redacted), expected, "{}", path.display());
+            assert_eq!(
+                doc.redacted_secrets(&redacted),
+                expected,
+                "{}",
+                path.display()
+            );
             assert!(doc.redacted_secrets(&all()).is_empty());
             with_secrets += usize::from(!expected.is_empty());
         }

@@ -344,7 +344,10 @@ fn every_documented_load_then_validate_is_located() {
     let from_yaml = Document::from_yaml_str(&format!("# by hand\n{yaml}"))
         .unwrap()
         .validate();
-    assert!(!from_yaml.is_empty() && located(&from_yaml), "{from_yaml:?}");
+    assert!(
+        !from_yaml.is_empty() && located(&from_yaml),
+        "{from_yaml:?}"
+    );
     assert!(from_yaml.iter().all(|d| d.line.is_some_and(|l| l > 1)));
     // what was found at load is found again after a change of version (not located: the
     // text was not kept), and the levels apply to it
