@@ -1,15 +1,21 @@
 """The tools #[tool] writes, against the same tools built with pyagentspec 26.3.1.
 
-usage: tool-interop.py DOCUMENTS_JSON
+usage: tool-interop.py DOCUMENTS_JSON KEY_ORDERS
 DOCUMENTS_JSON is a JSON array of the documents (text) agentspec-tool-interop printed.
-For each tool, pyagentspec must load our document, and what it writes for our tool and
-for its own equivalent must be the same JSON value as ours. Prints one line per tool and
-closes with 'N passed, N failed'.
+For each tool, pyagentspec must load our document, and two documents are compared with ours:
+what pyagentspec writes for its own equivalent (`built`) and what it writes back for ours
+(`reloaded`). Values, types and the keys of every mapping must be the same. The order of the
+keys, at every level, must be the same too, except for the mappings KEY_ORDERS
+(scripts/expected/tool-interop.txt) lists, each with both orders exactly:
+`<tool> <built|reloaded> <JSON pointer>  ours <keys>; pyagentspec <keys>`. A key order that
+differs and is not listed, or that is listed and no longer differs (or differs otherwise),
+fails. Prints one line per tool and closes with 'N passed, N failed'.
 """
 
 import json
 import sys
 
+from oracle_common import outcome_changes, read_expected
 from pyagentspec.property import (
     BooleanProperty,
     DictProperty,
@@ -26,6 +32,35 @@ from pyagentspec.serialization import AgentSpecDeserializer, AgentSpecSerializer
 from pyagentspec.tools import ClientTool, ServerTool
 
 UNIT = {"type": "string", "enum": ["celsius", "fahrenheit"]}
+
+
+def step(pointer, key):
+    return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+
+
+def differences(ours, theirs, pointer=""):
+    """Every place two JSON values differ, as (kind, JSON pointer, ours, theirs): kind `value`
+    where values, types or keys differ, `order` where a mapping has the same keys in another
+    order (then ours and theirs are the two key lists)."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in theirs:
+            if key not in ours:
+                yield "value", step(pointer, key), "<absent>", theirs[key]
+        for key in ours:
+            if key not in theirs:
+                yield "value", step(pointer, key), ours[key], "<absent>"
+        if set(ours) == set(theirs) and list(ours) != list(theirs):
+            yield "order", pointer or "/", list(ours), list(theirs)
+        for key in ours:
+            if key in theirs:
+                yield from differences(ours[key], theirs[key], step(pointer, key))
+    elif isinstance(ours, list) and isinstance(theirs, list):
+        if len(ours) != len(theirs):
+            yield "value", f"{pointer} (length)", len(ours), len(theirs)
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            yield from differences(a, b, step(pointer, i))
+    elif not (ours == theirs and type(ours) is type(theirs)):
+        yield "value", pointer or "/", ours, theirs
 
 
 def python_tools():
@@ -167,36 +202,45 @@ def python_tools():
 def main():
     with open(sys.argv[1]) as f:
         ours = json.load(f)
+    expected_path = sys.argv[2]
+    expected = read_expected(expected_path)
     theirs = list(python_tools())
     assert len(ours) == len(theirs), f"{len(ours)} Rust tools, {len(theirs)} Python tools"
-    passed = failed = 0
+    found = {}  # the key orders that differ: `<tool> <built|reloaded> <pointer>` -> both orders
+    problems = {}
     for text, tool in zip(ours, theirs):
-        problems = []
+        problems[tool.name] = []
         try:
             loaded = AgentSpecDeserializer().from_json(text)
         except Exception as e:  # noqa: BLE001 - report any load failure
-            problems.append(f"pyagentspec cannot load ours: {e}")
+            problems[tool.name].append(f"pyagentspec cannot load ours: {e}")
             loaded = None
         our_value = json.loads(text)
-        their_value = json.loads(AgentSpecSerializer().to_json(tool))
-        if their_value != our_value:
-            problems.append(
-                "differs from pyagentspec's:\n  ours:   "
-                + json.dumps(our_value, sort_keys=True)
-                + "\n  theirs: "
-                + json.dumps(their_value, sort_keys=True)
-            )
+        compared = [("built", json.loads(AgentSpecSerializer().to_json(tool)))]
         if loaded is not None:
-            rewritten = json.loads(AgentSpecSerializer().to_json(loaded))
-            if rewritten != our_value:
-                problems.append("pyagentspec writes ours back differently")
-        if problems:
-            failed += 1
-            print(f"FAIL {tool.name}: " + "; ".join(problems))
+            compared.append(("reloaded", json.loads(AgentSpecSerializer().to_json(loaded))))
+        for which, their_value in compared:
+            for kind, pointer, a, b in differences(our_value, their_value):
+                if kind == "order":
+                    found[f"{tool.name} {which} {pointer}"] = f"ours {','.join(a)}; pyagentspec {','.join(b)}"
+                else:
+                    problems[tool.name].append(
+                        f"{which}: {pointer} is {json.dumps(a)} in ours, {json.dumps(b)} in pyagentspec's"
+                    )
+    changes = outcome_changes(expected, found, expected_path)
+    for tool in theirs:
+        problems[tool.name] += [c for c in changes if c.split()[1] == tool.name]
+        orders = sum(name.split()[0] == tool.name for name in found)
+        if problems[tool.name]:
+            print(f"FAIL {tool.name}:" + "".join(f"\n  {p}" for p in problems[tool.name]))
         else:
-            passed += 1
-            print(f"ok   {tool.name}")
-    print(f"{passed} passed, {failed} failed")
+            print(f"ok   {tool.name}" + (f" ({orders} key orders differ, as {expected_path} lists)" if orders else ""))
+    other = [c for c in changes if c.split()[1] not in problems]
+    for line in other:
+        print(line)
+    failed = sum(bool(p) for p in problems.values()) + len(other)
+    print(f"{len(theirs) - sum(bool(p) for p in problems.values())} passed, {failed} failed; "
+          f"{len(found)} key orders differ from pyagentspec's, {len(changes)} differences from {expected_path}")
     sys.exit(1 if failed else 0)
 
 

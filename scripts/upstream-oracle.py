@@ -4,10 +4,28 @@ copied from oracle/agent-spec (tests/fixtures/upstream, see its PROVENANCE.md), 
 allowed) and `agentspec fmt` must write what pyagentspec writes for the component it loaded
 (same value, same key order). For each one it rejects, whether we reject it too is shown.
 
-usage: upstream-oracle.py AGENTSPEC_BINARY FIXTURES_DIR [--allow-failures FILE]
+usage: upstream-oracle.py AGENTSPEC_BINARY FIXTURES_DIR EXPECTED
 
-Prints one line per file and a summary; exits 1 when a file pyagentspec loads fails a check
-and is not in the --allow-failures list, or when a listed file no longer fails (remove it).
+Every file gets an outcome, and EXPECTED (scripts/expected/upstream-oracle.txt) lists each one,
+`<path under FIXTURES_DIR>  <outcome>` a line:
+- `loaded`: pyagentspec loads it; `agentspec check` exits 0; `agentspec fmt` (and, for YAML,
+  `fmt --to json`) writes what pyagentspec writes.
+- `loaded-unversioned`: the same, for a document without `agentspec_version`, except that
+  version: pyagentspec reads and writes such a document at its own version, 26.3.1
+  (AgentSpecVersionEnum.current_version); we read and write it at the newest version we know,
+  26.4.0 (AGENTSPEC_NEWEST; the conformance table: "the newest supported version is
+  assumed"). Exactly that one difference, at `/agentspec_version`, is accepted, and only for
+  such a document; every other place is compared as for `loaded`.
+- `rejected`: pyagentspec rejects it, and `agentspec check` exits 1.
+- `rejected-we-load`: pyagentspec rejects it, and `agentspec check` exits 0.
+pyagentspec rejects a file when its deserializer raises a validation or deserialization error
+(oracle_common.pyagentspec_load); any other exception (an ImportError, a bug in this script) is
+an `error`, as is an `agentspec check` that exits with neither 0 nor 1.
+
+Prints one line per file (a failing file: every difference) and a summary; exits 1 when a file
+pyagentspec loads fails a check, when a file has an `error`, or when the files and their
+outcomes are not exactly the ones EXPECTED lists (a file appears, disappears or changes
+outcome).
 
 How each file is given to pyagentspec (the decisions, one per kind of file):
 - `.json`, `.yaml`: `AgentSpecDeserializer().from_json` / `from_yaml` on the text as is.
@@ -35,7 +53,7 @@ Nothing else is supplied: a file pyagentspec still rejects is "rejected by pyage
 Comparison: values and types must be equal and mappings in the same key order, except the
 entries of `$referenced_components` and lists of placeholder properties (`{title, type}`
 only), which pyagentspec orders by Python set iteration and which compare as sets (the rule
-of oracle_built.py). A difference is reported by the JSON pointer of the first one.
+of oracle_built.py). Every difference is reported, each by its JSON pointer.
 """
 
 import argparse
@@ -44,11 +62,12 @@ import re
 import subprocess
 import sys
 import tempfile
+import traceback
 import warnings
 from pathlib import Path
 
 import yaml
-from oracle_common import placeholder_registry
+from oracle_common import Rejected, outcome_changes, placeholder_registry, pyagentspec_load, read_expected
 from pyagentspec.flows.node import Node
 from pyagentspec.serialization import AgentSpecDeserializer, AgentSpecSerializer
 from pyagentspec.serialization.pydanticdeserializationplugin import (
@@ -65,6 +84,10 @@ DISAGGREGATED = {
     "examples/howto_disaggregated_main_config.yaml": "examples/howto_disaggregated_component_config.yaml",
 }
 COMPONENTS_FILES = {c: m for m, c in DISAGGREGATED.items()}
+
+# The version each tool reads a document without `agentspec_version` at, and writes it at.
+PYAGENTSPEC_CURRENT = AgentSpecVersionEnum.current_version.value
+AGENTSPEC_NEWEST = "26.4.0"
 
 
 class PluginRegexNode(Node):
@@ -177,8 +200,15 @@ class Case:
 
     # pyagentspec -------------------------------------------------------------------------
 
+    def unversioned(self):
+        """Whether the file is a document that declares no version (a components file aside)."""
+        document = parse(self.text, self.fmt)
+        return (self.rel not in COMPONENTS_FILES and isinstance(document, dict)
+                and "agentspec_version" not in document and "air_version" not in document)
+
     def theirs(self):
-        """What pyagentspec writes for what it loaded (raises when it rejects the file)."""
+        """What pyagentspec writes for what it loaded (raises `Rejected` when it rejects the
+        file, anything else when something else goes wrong)."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = self._theirs()
@@ -194,7 +224,6 @@ class Case:
             return main.pyagentspec_disaggregated()[1]
         if self.rel in DISAGGREGATED:
             return self.pyagentspec_disaggregated()[0]
-        version = document_version(document) if isinstance(document, dict) else None
         registry = placeholder_registry(document) or None
         if self.rel in PLUGINS:
             models = PLUGINS[self.rel]
@@ -203,16 +232,16 @@ class Case:
         else:
             reader, writer = AgentSpecDeserializer(), AgentSpecSerializer()
         load = reader.from_json if self.fmt == "json" else reader.from_yaml
-        component = load(self.text, components_registry=registry)
-        return writer.to_dict(component, agentspec_version=version)
+        component = pyagentspec_load(load, self.text, components_registry=registry)
+        return writer.to_dict(component, agentspec_version=document_version(document))
 
     def pyagentspec_disaggregated(self):
         """(main, components file) as pyagentspec writes them, for a main document."""
         components_path = self.root / DISAGGREGATED[self.rel]
         reader = AgentSpecDeserializer()
         load = reader.from_json if self.fmt == "json" else reader.from_yaml
-        registry = load(components_path.read_text(), import_only_referenced_components=True)
-        component = load(self.text, components_registry=registry)
+        registry = pyagentspec_load(load, components_path.read_text(), import_only_referenced_components=True)
+        component = pyagentspec_load(load, self.text, components_registry=registry)
         version = document_version(parse(self.text, self.fmt))
         return AgentSpecSerializer().to_dict(
             component,
@@ -224,17 +253,17 @@ class Case:
     # agentspec ---------------------------------------------------------------------------
 
     def check(self, binary):
-        """(exit code, error diagnostics, warning codes) of `agentspec check`."""
+        """(exit code, error diagnostics, warning codes) of `agentspec check`; raises when it
+        exits with neither 0 nor 1 or writes no diagnostics (a crash, a usage error)."""
         if self.rel in COMPONENTS_FILES:
             main = self.root / COMPONENTS_FILES[self.rel]
             target, args = main, ["--components", str(self.path)]
         else:
             target, args = self.ours_path, self.our_args
         run = subprocess.run([binary, "check", "--format", "json", *args, str(target)], capture_output=True, text=True)
-        try:
-            diagnostics = json.loads(run.stdout)
-        except json.JSONDecodeError:
-            return run.returncode, [f"(no diagnostics: {short(run.stderr, 120)})"], []
+        if run.returncode not in (0, 1):
+            raise RuntimeError(f"agentspec check exit {run.returncode}: {short(run.stderr, 300)}")
+        diagnostics = json.loads(run.stdout)
         errors = [f"{d['code']} at {d['pointer'] or '/'}" for d in diagnostics if d["severity"] == "error"]
         warned = sorted({d["code"] for d in diagnostics if d["severity"] != "error"})
         return run.returncode, errors, warned
@@ -285,38 +314,38 @@ def step(pointer, key):
     return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
 
 
-def first_difference(ours, theirs, pointer="", ordered=True):
-    """None, or (JSON pointer, ours, theirs) of the first place the two differ."""
+def differences(ours, theirs, pointer="", ordered=True):
+    """Every place the two differ, as (JSON pointer, ours, theirs): a key one side lacks, a
+    mapping's key order (its keys from the first out of place), a list's length, a value or a
+    type; a reference on one side and a component on the other is one difference."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
         if set(ours) != set(theirs) and ("$component_ref" in ours or "$component_ref" in theirs):
-            return pointer or "/", ours, theirs  # a reference on one side, a component on the other
+            yield pointer or "/", ours, theirs
+            return
         for key in theirs:
             if key not in ours:
-                return step(pointer, key), "<absent>", theirs[key]
+                yield step(pointer, key), "<absent>", theirs[key]
         for key in ours:
             if key not in theirs:
-                return step(pointer, key), ours[key], "<absent>"
-        if ordered and list(ours) != list(theirs):
-            i = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
-            return f"{pointer or '/'} (key order)", list(ours)[i:i + 3], list(theirs)[i:i + 3]
-        for key in theirs:
-            found = first_difference(ours[key], theirs[key], step(pointer, key), key != "$referenced_components")
-            if found:
-                return found
-        return None
+                yield step(pointer, key), ours[key], "<absent>"
+        common_ours = [k for k in ours if k in theirs]
+        common_theirs = [k for k in theirs if k in ours]
+        if ordered and common_ours != common_theirs:
+            i = next(i for i, (a, b) in enumerate(zip(common_ours, common_theirs)) if a != b)
+            yield f"{pointer or '/'} (key order)", common_ours[i:i + 3], common_theirs[i:i + 3]
+        for key in common_theirs:
+            yield from differences(ours[key], theirs[key], step(pointer, key), key != "$referenced_components")
+        return
     if isinstance(ours, list) and isinstance(theirs, list):
         if len(ours) != len(theirs):
-            return f"{pointer} (length)", len(ours), len(theirs)
+            yield f"{pointer} (length)", len(ours), len(theirs)
         if placeholder_properties(ours + theirs):
             ours, theirs = sorted(ours, key=lambda p: p["title"]), sorted(theirs, key=lambda p: p["title"])
         for i, (a, b) in enumerate(zip(ours, theirs)):
-            found = first_difference(a, b, step(pointer, i))
-            if found:
-                return found
-        return None
-    if ours == theirs and type(ours) is type(theirs):
-        return None
-    return pointer or "/", ours, theirs
+            yield from differences(a, b, step(pointer, i))
+        return
+    if not (ours == theirs and type(ours) is type(theirs)):
+        yield pointer or "/", ours, theirs
 
 
 def show(value):
@@ -324,11 +353,15 @@ def show(value):
 
 
 def compare(case, binary, theirs):
-    """The reasons our check and write-back of a file pyagentspec loads fail (empty: ok)."""
+    """For a file pyagentspec loads: (every way our check and write-back of it fail, empty when
+    none; the codes of our warnings; whether every write-back differs at the version, as a
+    document without one may, and nowhere else)."""
     reasons = []
     code, errors, warned = case.check(binary)
     if code != 0:
-        reasons.append(f"check exit {code}: {', '.join(errors[:4]) or 'no error reported'}")
+        reasons.append(f"check exit {code}: {', '.join(errors) or 'no error reported'}")
+    unversioned = case.unversioned()
+    versions = []  # per write-back: whether it had the one version difference accepted
     outputs = [None, "json"] if case.fmt == "yaml" and case.rel not in COMPONENTS_FILES else [None]
     for to in outputs:
         label = "fmt --to json" if to else "fmt"
@@ -336,75 +369,73 @@ def compare(case, binary, theirs):
             ours = case.written(binary, to)
         except RuntimeError as e:
             reasons.append(f"{label}: {e}")
-            break
-        diff = first_difference(ours, theirs)
-        if diff:
-            where, a, b = diff
-            reasons.append(f"{label} differs at {where}: ours {show(a)}, pyagentspec {show(b)}")
-            break
-    return reasons, warned
+            continue
+        versions.append(False)
+        for where, a, b in differences(ours, theirs):
+            if unversioned and where == "/agentspec_version" and (a, b) == (AGENTSPEC_NEWEST, PYAGENTSPEC_CURRENT):
+                versions[-1] = True
+            else:
+                reasons.append(f"{label} differs at {where}: ours {show(a)}, pyagentspec {show(b)}")
+    if any(versions) and not all(versions):
+        reasons.append("the version differs in one write-back only")
+    return reasons, warned, bool(versions) and all(versions)
 
 
-def read_known(path):
-    known = {}
-    if path:
-        for line in Path(path).read_text().splitlines():
-            if line.strip() and not line.lstrip().startswith("#"):
-                file, _, reason = line.strip().partition("  ")
-                known[file] = reason.strip()
-    return known
+def run_case(case, binary, counts):
+    """The outcome of one file, and the lines to print for it."""
+    try:
+        theirs = case.theirs()
+    except Rejected as e:
+        code, errors, _ = case.check(binary)
+        counts["rejected"] += 1
+        counts["we_load_rejected"] += code == 0
+        ours = f"agentspec rejects too ({', '.join(errors[:2])})" if code else "agentspec LOADS it"
+        return ("rejected" if code else "rejected-we-load"), f"--   {case.rel}: pyagentspec rejects ({short(e, 140)}); {ours}"
+    counts["theirs"] += 1
+    reasons, warned, version_differs = compare(case, binary, theirs)
+    counts["ours"] += not any(r.startswith("check") for r in reasons)
+    written_alike = not any(r.startswith(("fmt", "join", "split", "the version")) for r in reasons)
+    counts["identical"] += written_alike and not version_differs
+    counts["identical_but_version"] += written_alike and version_differs
+    extra = "".join(f" [{n}]" for n in dict.fromkeys(case.notes))
+    extra += f" [agentspec warns: {', '.join(warned)}]" if warned else ""
+    if reasons:
+        return "FAIL", f"FAIL {case.rel}:{extra}" + "".join(f"\n       {r}" for r in reasons)
+    if version_differs:
+        return "loaded-unversioned", (f"ok   {case.rel} [no agentspec_version: we write {AGENTSPEC_NEWEST}, "
+                                      f"pyagentspec {PYAGENTSPEC_CURRENT}]{extra}")
+    return "loaded", f"ok   {case.rel}{extra}"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("fixtures", type=Path)
-    parser.add_argument("--allow-failures", metavar="FILE", help="known failing files, `<path>  <reason>` a line")
+    parser.add_argument("expected", help="every file and its outcome, `<path>  <outcome>` a line")
     args = parser.parse_args()
-    known = read_known(args.allow_failures)
+    expected = read_expected(args.expected)
     files = sorted(p.relative_to(args.fixtures).as_posix() for p in args.fixtures.rglob("*")
                    if p.suffix in (".json", ".json5", ".yaml"))
-    counts = {"theirs": 0, "ours": 0, "identical": 0, "rejected": 0, "we_load_rejected": 0}
-    failed, known_failed, fixed = [], [], []
+    counts = {"theirs": 0, "ours": 0, "identical": 0, "identical_but_version": 0, "rejected": 0, "we_load_rejected": 0}
+    found = {}
     with tempfile.TemporaryDirectory() as tmp:
         for rel in files:
-            case = Case(args.fixtures, rel, tmp)
             try:
-                theirs = case.theirs()
-            except Exception as e:  # noqa: BLE001 - a rejection, whatever its type
-                code, errors, _ = case.check(args.binary)
-                counts["rejected"] += 1
-                counts["we_load_rejected"] += code == 0
-                ours = f"agentspec rejects too ({', '.join(errors[:2])})" if code else "agentspec LOADS it"
-                print(f"--   {rel}: pyagentspec rejects ({short(e, 140)}); {ours}")
-                if rel in known:
-                    fixed.append((rel, "pyagentspec rejects it: only files it loads are listed"))
-                continue
-            counts["theirs"] += 1
-            reasons, warned = compare(case, args.binary, theirs)
-            counts["ours"] += not any(r.startswith("check") for r in reasons)
-            counts["identical"] += not any(r.startswith(("fmt", "join", "split")) for r in reasons)
-            extra = "".join(f" [{n}]" for n in dict.fromkeys(case.notes))
-            extra += f" [agentspec warns: {', '.join(warned)}]" if warned else ""
-            if not reasons:
-                print(f"ok   {rel}{extra}")
-                if rel in known:
-                    fixed.append((rel, "passes now"))
-            elif rel in known:
-                known_failed.append(rel)
-                print(f"KNOWN {rel}: {'; '.join(reasons)}{extra}")
-            else:
-                failed.append(rel)
-                print(f"FAIL {rel}: {'; '.join(reasons)}{extra}")
-    fixed += [(rel, "no such file") for rel in known if rel not in files]
-    for rel, why in fixed:
-        print(f"FIXED {rel}: listed in --allow-failures but {why}: remove it from the list")
+                found[rel], line = run_case(Case(args.fixtures, rel, tmp), args.binary, counts)
+            except Exception:  # noqa: BLE001 - not a rejection: reported, and fails the run
+                found[rel], line = "error", f"ERROR {rel}: {traceback.format_exc().strip()}"
+            print(line)
+    changes = outcome_changes(expected, found, args.expected)
+    print("\n".join(changes) if changes else f"the {len(found)} files and their outcomes are the ones {args.expected} lists")
+    outcomes = list(found.values())
     print(f"{len(files)} files; pyagentspec loads {counts['theirs']}: agentspec check exits 0 on "
           f"{counts['ours']} of them, agentspec fmt writes {counts['identical']} of them as pyagentspec "
-          f"writes them; pyagentspec rejects {counts['rejected']}: agentspec rejects "
+          f"writes them and {counts['identical_but_version']} more but for the version of a document "
+          f"without one; pyagentspec rejects {counts['rejected']}: agentspec rejects "
           f"{counts['rejected'] - counts['we_load_rejected']} of them, loads {counts['we_load_rejected']}")
-    print(f"{len(failed)} failed, {len(known_failed)} known failures, {len(fixed)} listed but passing")
-    return 1 if failed or fixed else 0
+    print(f"{outcomes.count('FAIL')} failed, {outcomes.count('error')} errors, "
+          f"{len(changes)} differences from {args.expected}")
+    return 1 if "FAIL" in outcomes or "error" in outcomes or changes else 0
 
 
 if __name__ == "__main__":
