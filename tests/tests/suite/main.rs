@@ -12,6 +12,7 @@ mod graph;
 mod hostile;
 mod layout;
 mod mcp;
+mod memory;
 mod plugins;
 mod readme;
 mod references;

@@ -200,8 +200,7 @@ fn a_document_loaded_from_a_value_reports_what_its_text_reports_at_the_same_poin
         );
         compared += 1;
     }
-    assert!(
-        compared >= 40,
-        "only {compared} negative documents compared"
-    );
+    // every negative document serde_json reads without a duplicate key: one that drops out
+    // fails here
+    assert_eq!(compared, 47, "negative documents compared");
 }

@@ -101,7 +101,8 @@ fn yaml_corpus_round_trips_by_value() {
                 let reread = Document::from_str_as(&written, Format::Yaml)
                     .map(|d| d.to_value_with(&all_values()));
                 match reread {
-                    Ok(again) if again == original => passed += 1,
+                    // the same values in the same order (`==` on values ignores key order)
+                    Ok(again) if same_layout(&original, &again, "", true).is_ok() => passed += 1,
                     Ok(again) => failures.push(format!(
                         "{name}: value differs: {:?}",
                         same_layout(&original, &again, "", false)

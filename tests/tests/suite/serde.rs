@@ -131,7 +131,8 @@ fn every_corpus_document_round_trips_as_a_component_and_as_a_document() {
         assert_eq!(&component, doc.root(), "{name}");
         count += 1;
     }
-    assert!(count > 40, "{count} documents");
+    // every document of the corpus but those skipped above: one that drops out fails here
+    assert_eq!(count, 45, "documents round-tripped");
 }
 
 #[test]

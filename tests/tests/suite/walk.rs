@@ -89,5 +89,6 @@ fn walks_with_pointers_name_where_each_component_and_map_is_written() {
         assert_eq!(components, expected_components, "{}", path.display());
         checked += 1;
     }
-    assert!(checked >= 40, "{checked} documents");
+    // every loadable document of the corpus: one that drops out fails here
+    assert_eq!(checked, 45, "documents walked");
 }
