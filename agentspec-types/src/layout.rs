@@ -416,67 +416,195 @@ fn lay_out_on_stack(
     let Some(start) = scope.component(root) else {
         return Ok(root.clone());
     };
-    let g = Graph::build(start, &scope)?;
-    let mut in_degree = vec![0usize; g.ids.len()];
-    for uses in &g.uses {
-        for &c in uses {
-            in_degree[c] += 1;
-        }
-    }
-    let idom = g.dominators();
-    // Owned shared components, in first-use order.
-    let mut owned: Vec<Vec<usize>> = vec![Vec::new(); g.ids.len()];
-    let mut placed = vec![false; g.ids.len()];
-    let mut stack = vec![0usize];
-    let mut visited = vec![false; g.ids.len()];
-    visited[0] = true;
-    while let Some(node) = stack.pop() {
-        for &c in g.uses[node].iter().rev() {
-            if in_degree[c] > 1 && !placed[c] {
-                placed[c] = true;
-                owned[idom[c]].push(c);
-            }
-            if !visited[c] {
-                visited[c] = true;
-                stack.push(c);
-            }
-        }
-    }
-    // a stable order for owned components: the position of the first body that uses them
-    let mut first_use = vec![usize::MAX; g.ids.len()];
-    for (p, uses) in g.uses.iter().enumerate() {
-        for &c in uses {
-            first_use[c] = first_use[c].min(p);
-        }
-    }
-    for list in &mut owned {
-        list.sort_by_key(|&c| first_use[c]);
-    }
+    let plan = Plan::new(start, &scope)?;
     let writer = Writer {
-        g: &g,
+        g: &plan.g,
         scope: &scope,
-        in_degree: &in_degree,
-        owned: &owned,
+        in_degree: &plan.in_degree,
+        owned: &plan.owned,
     };
     let mut out = writer.component(0, 0)?;
     if keep_unused {
-        let mut local = HashMap::new();
-        namespace(scope_of, &mut local);
-        let mut unused: Vec<(&str, &Value)> = local
-            .into_iter()
-            .filter(|(_, body)| {
-                let id = scope.component(body).map(|(id, _)| id);
-                !id.is_some_and(|id| g.index.contains_key(id))
-            })
-            .collect();
-        unused.sort_by(|a, b| a.0.cmp(b.0));
-        let unused = unused
+        let unused = unused(scope_of, &scope, &plan.g)
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v.clone()))
             .collect();
         keep_entries(&mut out, unused);
     }
     Ok(out)
+}
+
+/// The entries of the maps of `scope_of` whose component the graph does not reach, by key.
+fn unused<'a>(scope_of: &'a Value, scope: &Scope<'a>, g: &Graph<'a>) -> Vec<(&'a str, &'a Value)> {
+    let mut local = HashMap::new();
+    namespace(scope_of, &mut local);
+    let mut unused: Vec<(&str, &Value)> = local
+        .into_iter()
+        .filter(|(_, body)| {
+            let id = scope.component(body).map(|(id, _)| id);
+            !id.is_some_and(|id| g.index.contains_key(id))
+        })
+        .collect();
+    unused.sort_by(|a, b| a.0.cmp(b.0));
+    unused
+}
+
+/// Where each component of a layout goes: the graph, how many places use each component,
+/// and the shared components each one holds in its `$referenced_components`.
+struct Plan<'a> {
+    g: Graph<'a>,
+    in_degree: Vec<usize>,
+    /// Owned shared components, in first-use order.
+    owned: Vec<Vec<usize>>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(start: (&'a str, &'a Value), scope: &Scope<'a>) -> Result<Self, LayoutError> {
+        let g = Graph::build(start, scope)?;
+        let mut in_degree = vec![0usize; g.ids.len()];
+        for uses in &g.uses {
+            for &c in uses {
+                in_degree[c] += 1;
+            }
+        }
+        let idom = g.dominators();
+        let mut owned: Vec<Vec<usize>> = vec![Vec::new(); g.ids.len()];
+        let mut placed = vec![false; g.ids.len()];
+        let mut stack = vec![0usize];
+        let mut visited = vec![false; g.ids.len()];
+        visited[0] = true;
+        while let Some(node) = stack.pop() {
+            for &c in g.uses[node].iter().rev() {
+                if in_degree[c] > 1 && !placed[c] {
+                    placed[c] = true;
+                    owned[idom[c]].push(c);
+                }
+                if !visited[c] {
+                    visited[c] = true;
+                    stack.push(c);
+                }
+            }
+        }
+        // a stable order for owned components: the position of the first body that uses them
+        let mut first_use = vec![usize::MAX; g.ids.len()];
+        for (p, uses) in g.uses.iter().enumerate() {
+            for &c in uses {
+                first_use[c] = first_use[c].min(p);
+            }
+        }
+        for list in &mut owned {
+            list.sort_by_key(|&c| first_use[c]);
+        }
+        Ok(Plan {
+            g,
+            in_degree,
+            owned,
+        })
+    }
+}
+
+/// Whether `value` (a document with its ids) is laid out already: what [`lay_out`] of it with
+/// its unused entries kept would give, up to the order of map entries. Checked in one walk
+/// beside the plan, without writing the layout.
+pub(crate) fn is_laid_out(value: &Value) -> bool {
+    with_stack(|| {
+        let (supplied, cut) = (HashMap::new(), HashMap::new());
+        let scope = Scope::new(value, &supplied, &cut);
+        let Some(start) = scope.component(value) else {
+            return true;
+        };
+        let Ok(plan) = Plan::new(start, &scope) else {
+            return false;
+        };
+        let check = Check {
+            plan: &plan,
+            scope: &scope,
+            unused: unused(value, &scope, &plan.g),
+        };
+        check.component(0, value, 0)
+    })
+}
+
+/// Walks a value beside the plan of its layout, as [`Writer`] writes it.
+struct Check<'p, 'a> {
+    plan: &'p Plan<'a>,
+    scope: &'p Scope<'a>,
+    /// The entries the root keeps though nothing uses them.
+    unused: Vec<(&'a str, &'a Value)>,
+}
+
+impl Check<'_, '_> {
+    /// Whether `written` is what the writer writes for component `node` at `depth`.
+    fn component(&self, node: usize, written: &Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let body = self.plan.g.bodies[node];
+        let (Value::Object(body), Value::Object(written)) = (body, written) else {
+            return std::ptr::eq(body, written) || body == written;
+        };
+        // the body the plan read (or, for an id held twice, an equal copy)
+        if !std::ptr::eq(body, written) && body != written {
+            return false;
+        }
+        let fields = written
+            .iter()
+            .filter(|(k, _)| *k != "$referenced_components")
+            .all(|(k, v)| (k == "agentspec_version" && node == 0) || self.value(v, depth + 1));
+        if !fields {
+            return false;
+        }
+        let owned = &self.plan.owned[node];
+        let unused: &[(&str, &Value)] = if node == 0 { &self.unused } else { &[] };
+        let held = match written.get("$referenced_components") {
+            Some(Value::Object(rc)) => Some(rc),
+            None => None,
+            // not a map: the writer replaces it
+            Some(_) => return false,
+        };
+        let Some(held) = held else {
+            return owned.is_empty() && unused.is_empty();
+        };
+        let ids = &self.plan.g.ids;
+        // every entry the writer writes, and no other
+        let expected = owned.len()
+            + unused
+                .iter()
+                .filter(|(k, _)| !owned.iter().any(|&c| ids[c] == *k))
+                .count();
+        held.len() == expected
+            && owned.iter().all(|&c| {
+                held.get(ids[c])
+                    .is_some_and(|v| self.component(c, v, depth + 2))
+            })
+            && unused.iter().all(|(k, v)| {
+                owned.iter().any(|&c| ids[c] == *k)
+                    || held
+                        .get(*k)
+                        .is_some_and(|held| std::ptr::eq(held, *v) || held == *v)
+            })
+    }
+
+    /// Whether `written` is what the writer writes for it at `depth`.
+    fn value(&self, written: &Value, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        match written {
+            Value::Object(map) => match self.scope.component(written) {
+                Some((id, _)) => match self.plan.g.index.get(id) {
+                    // shared: a reference to it, and nothing else
+                    Some(&c) if self.plan.in_degree[c] > 1 => reference(map) == Some(id),
+                    // used once: inline, where the plan read it
+                    Some(&c) => component_id(map).is_some() && self.component(c, written, depth),
+                    None => true,
+                },
+                None => map.values().all(|v| self.value(v, depth + 1)),
+            },
+            Value::Array(items) => items.iter().all(|v| self.value(v, depth + 1)),
+            _ => true,
+        }
+    }
 }
 
 /// Adds `entries` to the `$referenced_components` of the laid-out `root` (an entry it has
