@@ -15,6 +15,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+/// The maps keyed by ids, with a fast hash (ids come from the document).
+type IdMap<K, V> = foldhash::HashMap<K, V>;
+
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
@@ -68,7 +71,7 @@ fn count(value: &Value) -> usize {
 
 /// The entries of every `$referenced_components` map of `value`, at any depth (borrowed: a
 /// map's entries hold the maps nested in them, so copies would be quadratic in the depth).
-fn namespace<'a>(value: &'a Value, out: &mut HashMap<&'a str, &'a Value>) {
+fn namespace<'a>(value: &'a Value, out: &mut IdMap<&'a str, &'a Value>) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -108,14 +111,14 @@ fn expand_on_stack(
     value: &Value,
     supplied: &HashMap<String, Value>,
 ) -> Result<(Value, Vec<(String, Value)>), LayoutError> {
-    let mut ns: HashMap<&str, &Value> = supplied.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let mut ns: IdMap<&str, &Value> = supplied.iter().map(|(k, v)| (k.as_str(), v)).collect();
     namespace(value, &mut ns);
     let mut used = HashSet::new();
     let mut open = HashSet::new();
     // the document and the supplied components, each value once
     let mut left = expansion_budget(count(value) + supplied.values().map(count).sum::<usize>());
     let expanded = expand_value(value, &ns, &mut used, &mut open, &mut left, 0)?;
-    let mut local = HashMap::new();
+    let mut local = IdMap::default();
     namespace(value, &mut local);
     let mut unused: Vec<(String, Value)> = local
         .into_iter()
@@ -128,7 +131,7 @@ fn expand_on_stack(
 
 fn expand_value(
     value: &Value,
-    ns: &HashMap<&str, &Value>,
+    ns: &IdMap<&str, &Value>,
     used: &mut HashSet<String>,
     open: &mut HashSet<String>,
     left: &mut usize,
@@ -145,7 +148,7 @@ fn expand_value(
 
 fn expand_inner(
     value: &Value,
-    ns: &HashMap<&str, &Value>,
+    ns: &IdMap<&str, &Value>,
     used: &mut HashSet<String>,
     open: &mut HashSet<String>,
     left: &mut usize,
@@ -193,7 +196,7 @@ fn component_id(map: &Map<String, Value>) -> Option<&str> {
 /// Where the layout finds components: the bodies of every `$referenced_components` map of
 /// a value (the first entry of a key wins) and the supplied ones, by key.
 struct Scope<'a> {
-    by_key: HashMap<&'a str, &'a Value>,
+    by_key: IdMap<&'a str, &'a Value>,
     /// Components to leave out, written as a reference to their new key instead (`split`).
     cut: &'a HashMap<String, String>,
 }
@@ -204,7 +207,7 @@ impl<'a> Scope<'a> {
         supplied: &'a HashMap<String, Value>,
         cut: &'a HashMap<String, String>,
     ) -> Self {
-        let mut by_key = HashMap::new();
+        let mut by_key = IdMap::default();
         namespace(value, &mut by_key);
         // the supplied components, then the maps inside them
         for (k, body) in supplied {
@@ -250,7 +253,7 @@ impl<'a> Scope<'a> {
 /// The components reachable from a root, each once, with the places each one uses.
 struct Graph<'a> {
     ids: Vec<&'a str>,
-    index: HashMap<&'a str, usize>,
+    index: IdMap<&'a str, usize>,
     /// Each component's body as written (borrowed: nothing is copied or inlined).
     bodies: Vec<&'a Value>,
     /// Direct uses: for each component, the components in its body (one entry per place).
@@ -264,7 +267,7 @@ impl<'a> Graph<'a> {
     fn build(root: (&'a str, &'a Value), scope: &Scope<'a>) -> Result<Graph<'a>, LayoutError> {
         let mut g = Graph {
             ids: vec![root.0],
-            index: HashMap::from([(root.0, 0)]),
+            index: IdMap::from_iter([(root.0, 0)]),
             bodies: vec![root.1],
             uses: vec![Vec::new()],
         };
@@ -436,7 +439,7 @@ fn lay_out_on_stack(
 
 /// The entries of the maps of `scope_of` whose component the graph does not reach, by key.
 fn unused<'a>(scope_of: &'a Value, scope: &Scope<'a>, g: &Graph<'a>) -> Vec<(&'a str, &'a Value)> {
-    let mut local = HashMap::new();
+    let mut local = IdMap::default();
     namespace(scope_of, &mut local);
     let mut unused: Vec<(&str, &Value)> = local
         .into_iter()
