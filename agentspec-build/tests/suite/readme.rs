@@ -14,7 +14,7 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let table = readme
         .split("## JSON Schema → Rust type")
         .nth(1)
