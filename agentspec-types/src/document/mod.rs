@@ -565,7 +565,7 @@ impl<C: ComponentSet + Send> Document<C> {
         if options.include_secrets {
             return Vec::new();
         }
-        self.write_into(crate::syntax::sink::RedactedSink::default(), options)
+        self.write_into(crate::syntax::sink::FindSink::redacted(), options)
             .found
     }
 
@@ -798,7 +798,7 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let sink = self.write_into(
-            crate::syntax::sink::NonFiniteSink::default(),
+            crate::syntax::sink::FindSink::non_finite(),
             &WriteOptions::new(),
         );
         sink.found

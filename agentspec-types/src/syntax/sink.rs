@@ -37,18 +37,35 @@ pub trait Sink {
     fn redacted(&mut self) {}
 }
 
-/// A sink that writes nothing and keeps the pointer of every secret written as a
-/// placeholder (what `agentspec fmt` reports): one pass, without building the document.
+/// A sink that writes nothing and keeps the pointer of every value of one kind written, in one
+/// pass: NaN and infinities (what a document built in code may hold, and JSON cannot: its
+/// writers write `null` there), or the secrets written as placeholders (what `agentspec fmt`
+/// reports).
 #[derive(Debug, Default)]
-pub(crate) struct RedactedSink {
+pub(crate) struct FindSink {
     path: PathSink,
-    /// The pointers of the secrets written as placeholders, in document order.
+    /// Whether it finds secrets written as placeholders (else non-finite numbers).
+    redacted: bool,
+    /// The pointers found, in document order.
     pub found: Vec<String>,
 }
 
-impl RedactedSink {
-    /// The pointer of the value the inner sink is about to receive.
-    fn next_pointer(&self) -> String {
+impl FindSink {
+    /// Finds NaN and infinities.
+    pub(crate) fn non_finite() -> Self {
+        FindSink::default()
+    }
+
+    /// Finds the secrets written as placeholders.
+    pub(crate) fn redacted() -> Self {
+        FindSink {
+            redacted: true,
+            ..FindSink::default()
+        }
+    }
+
+    /// Keeps the pointer of the value about to be written.
+    fn found_here(&mut self) {
         let mut pointer = self.path.pointer().unwrap_or_default();
         match (&self.path.key, self.path.stack.last()) {
             (Some(key), _) => crate::diagnostic::push_pointer_token(&mut pointer, key),
@@ -57,60 +74,11 @@ impl RedactedSink {
             }
             (None, None) => {}
         }
-        pointer
-    }
-}
-
-impl Sink for RedactedSink {
-    fn begin_object(&mut self) {
-        self.path.begin_object();
-    }
-    fn key(&mut self, key: &str) {
-        self.path.key(key);
-    }
-    fn end_object(&mut self) {
-        self.path.end_object();
-    }
-    fn begin_array(&mut self) {
-        self.path.begin_array();
-    }
-    fn end_array(&mut self) {
-        self.path.end_array();
-    }
-    fn null(&mut self) {
-        self.path.null();
-    }
-    fn bool(&mut self, _: bool) {
-        self.path.null();
-    }
-    fn i64(&mut self, _: i64) {
-        self.path.null();
-    }
-    fn u64(&mut self, _: u64) {
-        self.path.null();
-    }
-    fn f64(&mut self, _: f64) {
-        self.path.null();
-    }
-    fn str(&mut self, _: &str) {
-        self.path.null();
-    }
-    fn redacted(&mut self) {
-        let pointer = self.next_pointer();
         self.found.push(pointer);
     }
 }
 
-/// A sink that writes nothing and keeps the pointer of every NaN or infinity written: what
-/// a document built in code may hold, and JSON cannot (its writers write `null` there).
-#[derive(Debug, Default)]
-pub(crate) struct NonFiniteSink {
-    path: PathSink,
-    /// The pointers of the non-finite numbers, in document order.
-    pub found: Vec<String>,
-}
-
-impl Sink for NonFiniteSink {
+impl Sink for FindSink {
     fn begin_object(&mut self) {
         self.path.begin_object();
     }
@@ -139,21 +107,18 @@ impl Sink for NonFiniteSink {
         self.path.null();
     }
     fn f64(&mut self, value: f64) {
-        if !value.is_finite() {
-            let mut pointer = self.path.pointer().unwrap_or_default();
-            match (&self.path.key, self.path.stack.last()) {
-                (Some(key), _) => crate::diagnostic::push_pointer_token(&mut pointer, key),
-                (None, Some((_, index))) => {
-                    crate::diagnostic::push_pointer_token(&mut pointer, &index.to_string());
-                }
-                (None, None) => {}
-            }
-            self.found.push(pointer);
+        if !self.redacted && !value.is_finite() {
+            self.found_here();
         }
         self.path.null();
     }
     fn str(&mut self, _: &str) {
         self.path.null();
+    }
+    fn redacted(&mut self) {
+        if self.redacted {
+            self.found_here();
+        }
     }
 }
 
