@@ -24,7 +24,8 @@ cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 rm -rf "$cargo_home"/registry/src/-*/agentspec-*-"$version" "$built"/debug/.fingerprint/agentspec-*
 
 echo "-- cargo package (each crate verified from its tarball)"
-cargo package --workspace --exclude agentspec-tests --exclude agentspec-spec-first-tests --locked --allow-dirty --quiet \
+cargo package --workspace --locked --allow-dirty --quiet \
+  --exclude agentspec-tests --exclude agentspec-spec-first-tests --exclude agentspec-macros-ui-tests \
   --target-dir "$built"
 for crate in agentspec-codegen agentspec-macros agentspec-types agentspec-cli; do
   # --touch: fresh mtimes, so that a rerun rebuilds what changed

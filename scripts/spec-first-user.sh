@@ -4,7 +4,8 @@
 # - the crate builds, and its toolbox binds to its document;
 # - a warning in the document is a `warning:` of cargo's;
 # - a broken document fails the build with its errors at file:line:column;
-# - a tool added to the document fails the build at the `impl`.
+# - a changed document (an input renamed, an input's type changed, a tool added) fails the
+#   build at each place of the `impl` that must change.
 # What it costs (clean builds with and without agentspec-build, the rebuild after the document
 # changes, the crates in each graph) is timed by `bash scripts/build-timings.sh`, on demand.
 #
@@ -101,18 +102,18 @@ grep -q "error\[missing-field\]: " <<<"$out" && grep -q -- "--> weather.json:[0-
   || { echo "$out"; echo "the build's error does not name the rule and its place" >&2; exit 1; }
 grep -B2 -A6 "error\[missing-field\]" <<<"$out" | head -12
 
-echo "-- a tool added to the document fails the build at the impl"
-cp "$root/tests/spec-first/fixtures/weather_tools.json" "$work/with/weather.json"
-python3 - "$work/with/weather.json" <<'PY'
-import json, sys
-path = sys.argv[1]
-doc = json.load(open(path))
-extra = dict(doc["tools"][1], id="days", name="forecast_days")
-doc["tools"].append(extra)
-json.dump(doc, open(path, "w"), indent=2)
-PY
+echo "-- a changed document fails the build at each place of the impl that must change"
+# the second version of the weather tools: get_weather's input `city` is now `place`,
+# convert's `amount` is now a string, and a tool `forecast_days` was added
+cp "$root/tests/spec-first/fixtures/weather_tools_v2.json" "$work/with/weather.json"
 if out=$(cd "$work/with" && cargo build 2>&1); then
-  echo "$out"; echo "a new tool went unnoticed" >&2; exit 1
+  echo "$out"; echo "a changed document went unnoticed" >&2; exit 1
 fi
-grep -q "missing: \`forecast_days\`" <<<"$out" || { echo "$out"; exit 1; }
-echo "the build fails: not all trait items implemented, missing: \`forecast_days\`"
+expect() {
+  local line
+  line=$(grep -m 1 -- "$1" <<<"$out") || { echo "$out"; echo "the build's errors do not say: $1" >&2; exit 1; }
+  echo "the build fails: $line"
+}
+expect "error\[E0609\]: no field \`city\` on type \`[a-z_:]*get_weather::Args\`"
+expect "error\[E0369\]: cannot multiply \`[a-z:]*String\` by \`f64\`"
+expect "error\[E0046\]: not all trait items implemented, missing: \`forecast_days\`"

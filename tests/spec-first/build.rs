@@ -1,5 +1,6 @@
-//! Generates the spec-first code of the weather tools' document (and of its changed version,
-//! for the trybuild case), and of every upstream configuration that `agentspec check`
+//! Generates the spec-first code of the weather tools' document (its changed version, the
+//! fixture `weather_tools_v2.json`, is built by `scripts/spec-first-user.sh`, which checks that
+//! an implementation of the first fails to compile against it), and of every upstream configuration that `agentspec check`
 //! passes, into one file; the upstream configurations read as `scripts/upstream-oracle.py`
 //! reads them: JSON5 with its comments and trailing commas removed, the disaggregated
 //! example with its components file, the plugin example with its plugin components kept;
@@ -67,7 +68,6 @@ fn main() {
     }
     let mut builder = agentspec_build::Builder::new()
         .document("fixtures/weather_tools.json")
-        .document("fixtures/weather_tools_v2.json")
         .document("fixtures/shapes.json")
         .document("fixtures/trips.json");
     for d in &documents {

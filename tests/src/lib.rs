@@ -172,10 +172,16 @@ fn flow_with_nodes(id: &str, n: usize, inner: Option<Value>) -> Value {
     }
     if let Some(subflow) = inner {
         let node_id = format!("{id}_sub");
-        nodes.push(with(
+        // the nested flow is moved in, not copied: `json!` would serialize it again at
+        // every level, quadratic in the depth
+        let mut node = with(
             base("FlowNode", &node_id, "nested"),
-            json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": ["next"], "subflow": subflow}),
-        ));
+            json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "branches": ["next"]}),
+        );
+        node.as_object_mut()
+            .expect("a node is an object")
+            .insert("subflow".into(), subflow);
+        nodes.push(node);
         ids.push(node_id);
     }
     nodes.push(end);
@@ -193,11 +199,15 @@ fn flow_with_nodes(id: &str, n: usize, inner: Option<Value>) -> Value {
     // As pyagentspec lays flows out: every node is referenced, its body in the flow's map.
     let refs: Vec<Value> = ids.iter().map(|n| reference(n)).collect();
     let bodies: serde_json::Map<String, Value> = ids.iter().cloned().zip(nodes).collect();
-    with(
+    let mut flow = with(
         base("Flow", id, id),
         json!({"inputs": [string_property("text")], "outputs": [string_property("text")], "start_node": reference(&format!("{id}_start")),
-               "nodes": refs, "control_flow_connections": control, "data_flow_connections": data, "$referenced_components": bodies}),
-    )
+               "nodes": refs, "control_flow_connections": control, "data_flow_connections": data}),
+    );
+    flow.as_object_mut()
+        .expect("a flow is an object")
+        .insert("$referenced_components".into(), Value::Object(bodies));
+    flow
 }
 
 /// Adds the shared LLM config to the root's `$referenced_components`, and the version.

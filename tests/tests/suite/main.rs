@@ -25,7 +25,6 @@ mod schema;
 mod secrets;
 mod serde;
 mod tools;
-mod ui;
 mod validate;
 mod versions;
 mod walk;

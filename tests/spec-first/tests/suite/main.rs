@@ -3,6 +3,5 @@
 mod arguments;
 mod readme;
 mod shapes;
-mod ui;
 mod upstream;
 mod weather;
