@@ -941,18 +941,13 @@ fn json(file: &str, d: &Diagnostic) -> serde_json::Value {
     })
 }
 
-/// What pyagentspec writes for the document (`Document::as_pyagentspec_writes`): a component
-/// used at one place written inline, one used at several under the `$referenced_components`
-/// of the lowest component holding all its uses, keyed by its id, and the inputs, outputs and
-/// branches it leaves out inferred. The document as it is when it is that already (its own
-/// order of map entries kept); in pyagentspec's layout without inference when inlining its
-/// shared components is too large; as it is when even that fails (its own layout, which
-/// loses nothing). A warning says which.
+/// What pyagentspec writes for a document that is not in its layout already
+/// (`Document::as_pyagentspec_writes`): a component used at one place written inline, one
+/// used at several under the `$referenced_components` of the lowest component holding all its
+/// uses, keyed by its id, and the inputs, outputs and branches it leaves out inferred; in
+/// pyagentspec's layout without inference when inlining its shared components is too large;
+/// as it is when even that fails (its own layout, which loses nothing). A warning says which.
 fn relaid(doc: Document, path: &Path, err: &mut dyn Write) -> Document {
-    // what pyagentspec wrote is written as it is: found without laying out a second document
-    if doc.is_as_pyagentspec_writes() {
-        return doc;
-    }
     let relaid = doc.as_pyagentspec_writes().or_else(|e| {
         let _ = writeln!(
             err,
@@ -1036,11 +1031,20 @@ fn fmt(
             }
         };
     }
+    let target = match to {
+        Some(TextFormat::Json) => Format::Json,
+        Some(TextFormat::Yaml) => Format::Yaml,
+        None => loaded.format,
+    };
     // pyagentspec writes what it reads in its own layout: laid out again unless the document
     // is in it already (up to the order of `$referenced_components`, which pyagentspec does
-    // not fix) or takes its components from a components file (they stay there)
-    if supplied.components.is_empty() {
+    // not fix) or takes its components from a components file (they stay there). Whether it
+    // is, and which secrets become placeholders, is found while writing it: what
+    // pyagentspec wrote takes one walk over the document.
+    let mut written = doc.write_checked(target.into(), write);
+    if supplied.components.is_empty() && !written.is_as_pyagentspec_writes {
         doc = relaid(doc, path, err);
+        written = doc.write_checked(target.into(), write);
     }
     if write.drops_unknown() {
         for pointer in doc.unknown_keys() {
@@ -1051,14 +1055,8 @@ fn fmt(
             );
         }
     }
-    let target = match to {
-        Some(TextFormat::Json) => Format::Json,
-        Some(TextFormat::Yaml) => Format::Yaml,
-        None => loaded.format,
-    };
-    let text = doc.to_string_with(target.into(), write);
-    report_placeholders(&doc, write, path, err);
-    match out.write_all(text.as_bytes()) {
+    report_redacted(&written.redacted_secrets, path, err);
+    match out.write_all(written.text.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(err, "error: writing the document: {e}");
@@ -1069,7 +1067,12 @@ fn fmt(
 
 /// Reports each secret that writing the document with `write` leaves out, as a placeholder.
 fn report_placeholders(doc: &Document, write: &WriteOptions, path: &Path, err: &mut dyn Write) {
-    for pointer in doc.redacted_secrets(write) {
+    report_redacted(&doc.redacted_secrets(write), path, err);
+}
+
+/// Reports the secrets at `pointers`, written as placeholders.
+fn report_redacted(pointers: &[String], path: &Path, err: &mut dyn Write) {
+    for pointer in pointers {
         let _ = writeln!(
             err,
             "{}: wrote the secret at {pointer} as a placeholder (--include-secrets writes it)",

@@ -133,7 +133,7 @@ pub use model::walk;
 
 pub use codec::ComponentSet;
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{LoadError, Output, WriteOptions, locate};
+pub use document::{LoadError, Output, WriteOptions, Written, locate};
 pub use model::component::ComponentInfo;
 pub use syntax::Format;
 

@@ -544,15 +544,53 @@ impl<C: ComponentSet + Send> Document<C> {
         let skeleton = self
             .write_into(crate::syntax::value::SkeletonSink::default(), &all)
             .finish();
-        if crate::infer::leaves_out_inferred(&skeleton) {
-            return false;
+        skeleton_is_laid_out(&skeleton)
+    }
+
+    /// Writes the document as [`Document::to_string_with`] does and, in the same pass over
+    /// it, finds what [`Document::is_as_pyagentspec_writes`] and
+    /// [`Document::redacted_secrets`] would: one walk where the three take three (what
+    /// `agentspec fmt` does with a document pyagentspec wrote).
+    pub fn write_checked(&self, output: Output, options: &WriteOptions) -> Written
+    where
+        C: Sync,
+    {
+        use crate::syntax::sink::{FindSink, Tee};
+        use crate::syntax::value::SkeletonSink;
+        let capacity = self.loaded_len(output);
+        let found = || Tee(SkeletonSink::default(), FindSink::redacted());
+        let (text, Tee(skeleton, redacted)) = match output {
+            Output::JsonPretty => {
+                let Tee(w, found) = self.write_into(
+                    Tee(JsonWriter::pretty().with_capacity(capacity), found()),
+                    options,
+                );
+                (w.finish(), found)
+            }
+            Output::JsonCompact => {
+                let Tee(w, found) = self.write_into(
+                    Tee(JsonWriter::compact().with_capacity(capacity), found()),
+                    options,
+                );
+                (w.finish(), found)
+            }
+            Output::Yaml => {
+                let Tee(w, found) = self.write_into(
+                    Tee(YamlWriter::new().with_capacity(capacity), found()),
+                    options,
+                );
+                (w.finish(), found)
+            }
+        };
+        Written {
+            text,
+            is_as_pyagentspec_writes: skeleton_is_laid_out(&skeleton.finish()),
+            redacted_secrets: if options.include_secrets {
+                Vec::new()
+            } else {
+                redacted.found
+            },
         }
-        if layout::lacks_an_id(&skeleton) {
-            // the layout gives it a fresh one
-            return false;
-        }
-        // what the layout would give, up to the order of maps (as documents compare)
-        layout::is_laid_out(&skeleton)
     }
 
     /// The JSON pointers of the secrets that writing with `options` leaves out (written as
@@ -694,6 +732,22 @@ impl<C: ComponentSet + Send> Document<C> {
         self.walk(|visit| {
             if let Visit::Component(c) = visit {
                 out.push(c);
+            }
+        });
+        out
+    }
+
+    /// Every component written inline in the document, as [`Document::components`] gives
+    /// them, each with its JSON pointer in the document as written (to report a problem of a
+    /// component where it stands).
+    pub fn components_at(&self) -> Vec<(String, &dyn ComponentInfo)>
+    where
+        C: Sync,
+    {
+        let mut out = Vec::new();
+        self.walk_at(|at, visit| {
+            if let Visit::Component(c) = visit {
+                out.push((at.to_owned(), c));
             }
         });
         out
@@ -891,21 +945,25 @@ impl<C: ComponentSet + Send> Document<C> {
         self.to_string_with(format.into(), &WriteOptions::new())
     }
 
-    /// Writes the document as `output` with `options`.
-    pub fn to_string_with(&self, output: Output, options: &WriteOptions) -> String
-    where
-        C: Sync,
-    {
-        // room for the text loaded in the same format, which is what is written most often
-        let loaded = self
-            .source
+    /// Room for the text loaded in the same format as `output`, which is what is written
+    /// most often.
+    fn loaded_len(&self, output: Output) -> usize {
+        self.source
             .as_ref()
             .filter(|s| (s.format == Format::Yaml) == (output == Output::Yaml))
             .map_or(0, |s| match &s.text {
                 LoadedText::Owned(text) => text.len(),
                 LoadedText::Fingerprint { len, .. } => *len + 1,
                 LoadedText::Validated(_) => 0,
-            });
+            })
+    }
+
+    /// Writes the document as `output` with `options`.
+    pub fn to_string_with(&self, output: Output, options: &WriteOptions) -> String
+    where
+        C: Sync,
+    {
+        let loaded = self.loaded_len(output);
         match output {
             Output::JsonPretty => self
                 .write_into(JsonWriter::pretty().with_capacity(loaded), options)
@@ -1009,6 +1067,34 @@ pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
         diagnostics[i].offset = Some(offset as usize);
     }
     LineIndex::new(text).locate_some(diagnostics, offsets.into_iter().map(|(i, _)| i));
+}
+
+/// Whether a skeleton ([`crate::syntax::value::SkeletonSink`]) is what pyagentspec's layout
+/// gives, with nothing left to infer.
+fn skeleton_is_laid_out(skeleton: &serde_json::Value) -> bool {
+    if crate::infer::leaves_out_inferred(skeleton) {
+        return false;
+    }
+    if layout::lacks_an_id(skeleton) {
+        // the layout gives it a fresh one
+        return false;
+    }
+    // what the layout would give, up to the order of maps (as documents compare)
+    layout::is_laid_out(skeleton)
+}
+
+/// A document written, with what was found while writing it ([`Document::write_checked`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Written {
+    /// The text, as [`Document::to_string_with`] writes it.
+    pub text: String,
+    /// Whether the document is in pyagentspec's layout already
+    /// ([`Document::is_as_pyagentspec_writes`]).
+    pub is_as_pyagentspec_writes: bool,
+    /// The pointers of the secrets written as placeholders
+    /// ([`Document::redacted_secrets`]): none when the options include secrets.
+    pub redacted_secrets: Vec<String>,
 }
 
 /// A text output.

@@ -126,8 +126,9 @@ impl Sink for FindSink {
 /// (such as finding the version a document needs).
 #[derive(Debug, Default)]
 pub struct PathSink {
-    stack: Vec<(Option<String>, usize)>,
-    key: Option<String>,
+    // keys held inline (most are short): no allocation per key written
+    stack: Vec<(Option<smol_str::SmolStr>, usize)>,
+    key: Option<smol_str::SmolStr>,
 }
 
 impl PathSink {
@@ -151,7 +152,7 @@ impl Sink for PathSink {
         self.stack.push((self.key.take(), 0));
     }
     fn key(&mut self, key: &str) {
-        self.key = Some(key.to_owned());
+        self.key = Some(smol_str::SmolStr::new(key));
     }
     fn end_object(&mut self) {
         self.stack.pop();
@@ -196,5 +197,65 @@ impl Sink for PathSink {
             }
         }
         Some(out)
+    }
+}
+
+/// Two sinks fed the same values, in one pass over the document: what is written and what is
+/// found while writing it (`agentspec fmt` writes the text, builds the skeleton of the layout
+/// and finds the secrets written as placeholders, in one walk).
+#[derive(Debug, Default)]
+pub(crate) struct Tee<A, B>(pub A, pub B);
+
+impl<A: Sink, B: Sink> Sink for Tee<A, B> {
+    fn begin_object(&mut self) {
+        self.0.begin_object();
+        self.1.begin_object();
+    }
+    fn key(&mut self, key: &str) {
+        self.0.key(key);
+        self.1.key(key);
+    }
+    fn end_object(&mut self) {
+        self.0.end_object();
+        self.1.end_object();
+    }
+    fn begin_array(&mut self) {
+        self.0.begin_array();
+        self.1.begin_array();
+    }
+    fn end_array(&mut self) {
+        self.0.end_array();
+        self.1.end_array();
+    }
+    fn null(&mut self) {
+        self.0.null();
+        self.1.null();
+    }
+    fn bool(&mut self, value: bool) {
+        self.0.bool(value);
+        self.1.bool(value);
+    }
+    fn i64(&mut self, value: i64) {
+        self.0.i64(value);
+        self.1.i64(value);
+    }
+    fn u64(&mut self, value: u64) {
+        self.0.u64(value);
+        self.1.u64(value);
+    }
+    fn f64(&mut self, value: f64) {
+        self.0.f64(value);
+        self.1.f64(value);
+    }
+    fn str(&mut self, value: &str) {
+        self.0.str(value);
+        self.1.str(value);
+    }
+    fn pointer(&self) -> Option<String> {
+        self.0.pointer().or_else(|| self.1.pointer())
+    }
+    fn redacted(&mut self) {
+        self.0.redacted();
+        self.1.redacted();
     }
 }

@@ -1,6 +1,7 @@
 //! Conversions between the source tree, `serde_json::Value` and [`Sink`]s.
 
 use serde_json::{Map, Number};
+use smol_str::SmolStr;
 
 use crate::syntax::sink::Sink;
 use crate::syntax::tree::{Entry, Node, Value};
@@ -93,13 +94,20 @@ impl Sink for ValueSink {
 /// Kept: the strings of `component_type`, `id`, `$component_ref` and
 /// `component_plugin_name`; `inputs` and `outputs` when `null`; an empty `branches`; every
 /// object and array that keeps something. Every other scalar is left out, and so is every
-/// other container that keeps nothing.
+/// other container that keeps nothing. A secret written as a placeholder (secrets left out)
+/// is a scalar left out, as the secret itself would be: the skeleton is the same whatever the
+/// writer's options.
 #[derive(Debug, Default)]
 pub(crate) struct SkeletonSink {
     /// Open containers: the value, its key in its parent, and how many values it was given.
-    stack: Vec<(serde_json::Value, Option<String>, usize)>,
-    key: Option<String>,
+    stack: Vec<(serde_json::Value, Option<SmolStr>, usize)>,
+    /// The key of the value written next, held inline: no allocation per key written.
+    key: Option<SmolStr>,
     result: Option<serde_json::Value>,
+    /// The value written next is a secret's placeholder.
+    placeholder_next: bool,
+    /// How deep inside a placeholder the values written are (0: outside).
+    in_placeholder: usize,
 }
 
 impl SkeletonSink {
@@ -126,7 +134,7 @@ impl SkeletonSink {
                 match (container, kept) {
                     (serde_json::Value::Array(items), Some(value)) => items.push(value),
                     (serde_json::Value::Object(map), Some(value)) => {
-                        map.insert(key.unwrap_or_default(), value);
+                        map.insert(key.map(String::from).unwrap_or_default(), value);
                     }
                     _ => {}
                 }
@@ -134,12 +142,36 @@ impl SkeletonSink {
         }
     }
 
+    /// Whether the value written now belongs to a secret's placeholder (and is left out).
+    fn skips(&mut self) -> bool {
+        if self.in_placeholder > 0 {
+            return true;
+        }
+        if std::mem::take(&mut self.placeholder_next) {
+            self.offer(None);
+            return true;
+        }
+        false
+    }
+
     fn begin(&mut self, container: serde_json::Value) {
+        if self.in_placeholder > 0 || std::mem::take(&mut self.placeholder_next) {
+            self.in_placeholder += 1;
+            return;
+        }
         let key = self.key.take();
         self.stack.push((container, key, 0));
     }
 
     fn end(&mut self) {
+        if self.in_placeholder > 0 {
+            self.in_placeholder -= 1;
+            if self.in_placeholder == 0 {
+                // the placeholder as a whole: a scalar left out
+                self.offer(None);
+            }
+            return;
+        }
         if let Some((value, key, offered)) = self.stack.pop() {
             let empty = match &value {
                 serde_json::Value::Array(items) => items.is_empty(),
@@ -153,6 +185,9 @@ impl SkeletonSink {
     }
 
     fn scalar(&mut self, value: impl FnOnce() -> serde_json::Value, null: bool) {
+        if self.skips() {
+            return;
+        }
         let kept = self.keeps(null).then(value);
         self.offer(kept);
     }
@@ -163,7 +198,9 @@ impl Sink for SkeletonSink {
         self.begin(serde_json::Value::Object(Map::new()));
     }
     fn key(&mut self, key: &str) {
-        self.key = Some(key.to_owned());
+        if self.in_placeholder == 0 {
+            self.key = Some(SmolStr::new(key));
+        }
     }
     fn end_object(&mut self) {
         self.end();
@@ -178,19 +215,32 @@ impl Sink for SkeletonSink {
         self.scalar(|| serde_json::Value::Null, true);
     }
     fn bool(&mut self, _: bool) {
-        self.offer(None);
+        if !self.skips() {
+            self.offer(None);
+        }
     }
     fn i64(&mut self, _: i64) {
-        self.offer(None);
+        if !self.skips() {
+            self.offer(None);
+        }
     }
     fn u64(&mut self, _: u64) {
-        self.offer(None);
+        if !self.skips() {
+            self.offer(None);
+        }
     }
     fn f64(&mut self, _: f64) {
-        self.offer(None);
+        if !self.skips() {
+            self.offer(None);
+        }
     }
     fn str(&mut self, value: &str) {
         self.scalar(|| serde_json::Value::String(value.to_owned()), false);
+    }
+    fn redacted(&mut self) {
+        if self.in_placeholder == 0 {
+            self.placeholder_next = true;
+        }
     }
 }
 

@@ -181,6 +181,41 @@ fn the_skeleton_knows_what_the_whole_layout_knows() {
     assert_eq!((as_written, relaid), (292, 20));
 }
 
+/// `write_checked` (what `agentspec fmt` uses) finds in its one pass what the three calls it
+/// stands for find, in every output and with secrets written or left out.
+#[test]
+fn one_checked_writing_is_the_writing_the_layout_check_and_the_secrets_found() {
+    let (mut checked, mut laid_out, mut with_placeholders) = (0, 0, 0);
+    for folder in ["generated", "generated-26_3_1", "edge-cases", "codes"] {
+        for ext in ["json", "yaml"] {
+            for path in fixtures(folder, ext) {
+                let Ok(doc) = Document::from_path(&path) else {
+                    continue;
+                };
+                for options in [WriteOptions::new(), all()] {
+                    for output in [Output::JsonPretty, Output::JsonCompact, Output::Yaml] {
+                        let written = doc.write_checked(output, &options);
+                        let at = format!("{} ({output:?})", path.display());
+                        assert!(written.text == doc.to_string_with(output, &options), "{at}");
+                        assert_eq!(
+                            written.is_as_pyagentspec_writes,
+                            doc.is_as_pyagentspec_writes(),
+                            "{at}"
+                        );
+                        assert_eq!(written.redacted_secrets, doc.redacted_secrets(&options));
+                        checked += 1;
+                        laid_out += usize::from(written.is_as_pyagentspec_writes);
+                        with_placeholders += usize::from(!written.redacted_secrets.is_empty());
+                    }
+                }
+            }
+        }
+    }
+    // both answers of the layout check, and placeholders, are exercised, on the counts of
+    // the corpora as committed
+    assert_eq!((checked, laid_out, with_placeholders), (1044, 996, 15));
+}
+
 /// The secrets writing leaves out, found in one pass (`redacted_secrets`), are where the
 /// document written without them differs from the document written with them.
 #[test]
