@@ -1,0 +1,627 @@
+//! The core: a session as a state machine with no I/O. [`Core::advance`] runs nodes until it
+//! needs something only a driver or the caller can give (a ServerTool's result, a user
+//! message, a client tool's result, a confirmation) and says so; the answers are fed back
+//! with the `answer_*` methods. Its state is plain serde data, saved and resumed as it is.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::cast::cast;
+use crate::plan::{NodeKind, NodePlan, Plan, Prop, ToolPlace};
+use crate::template::{render, value_text};
+use crate::{Message, RunError, ToolRequest};
+
+/// A running flow: the frame of the top flow, or of a subflow a FlowNode runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Frame {
+    pub flow: usize,
+    /// The node running or about to run.
+    pub node: usize,
+    /// The input values data edges gave each node so far, by node (the last writer wins).
+    pub slots: Vec<Map<String, Value>>,
+    pub wait: Wait,
+}
+
+/// What the current node of a frame waits for.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(tag = "for", rename_all = "snake_case")]
+pub(crate) enum Wait {
+    /// Nothing: the node runs when the frame is advanced.
+    #[default]
+    Nothing,
+    /// A user message appended after the conversation had `asked_at` messages.
+    User { asked_at: usize },
+    /// The caller's decision on a tool call that requires confirmation.
+    Confirmation { request: ToolRequest },
+    /// The caller accepted the call: it is made next.
+    Accepted { request: ToolRequest },
+    /// The caller refused the call.
+    Rejected {
+        request: ToolRequest,
+        reason: String,
+    },
+    /// The result of a client tool, from the caller.
+    Client { request: ToolRequest },
+    /// The result of a ServerTool, from the driver.
+    Server { request: ToolRequest },
+    /// A tool's result, arrived.
+    Result { value: Value },
+    /// The subflow of this FlowNode, running in the next frame.
+    Subflow,
+}
+
+/// The whole state of a session.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct State {
+    pub frames: Vec<Frame>,
+    pub messages: Vec<Message>,
+    /// The number of messages the caller has seen (returned by an earlier `run`).
+    pub seen: usize,
+    /// The next tool request id.
+    pub next_id: u64,
+    /// Nodes run so far.
+    pub steps: u64,
+    /// The outputs, once the session finished.
+    pub finished: Option<Map<String, Value>>,
+    /// The error the session failed with: it fails with it again.
+    pub failed: Option<crate::SavedError>,
+}
+
+/// What the core needs to go on.
+#[derive(Debug)]
+pub(crate) enum Need {
+    /// A ServerTool call, made by the driver: `answer_server` gives its result.
+    Call { request: ToolRequest, tool: usize },
+    /// A user message (`append_user_message`).
+    User,
+    /// The results of client tools (`answer_client`).
+    Client(Vec<ToolRequest>),
+    /// Decisions on tool calls (`confirm`, `reject`).
+    Confirm(Vec<ToolRequest>),
+    /// The session finished with these outputs.
+    Finished(Map<String, Value>),
+}
+
+/// The limits a session runs under.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub max_steps: u64,
+}
+
+pub(crate) struct Core {
+    pub plan: Arc<Plan>,
+    pub state: State,
+    pub limits: Limits,
+}
+
+/// A saved state that does not fit the document's flows.
+fn mismatch() -> RunError {
+    RunError::new(
+        "saved-session-mismatch",
+        "the saved session does not fit the document's flows".to_owned(),
+    )
+}
+
+fn err(code: &'static str, message: String, node: &NodePlan) -> RunError {
+    RunError::new(code, message).at_node(&node.id)
+}
+
+/// The value of each property from `given`, else its default, cast to its type.
+fn fill(
+    props: &[Prop],
+    given: &Map<String, Value>,
+    what: &str,
+    node: &NodePlan,
+) -> Result<Map<String, Value>, RunError> {
+    let mut out = Map::new();
+    for prop in props {
+        let value = match given.get(&prop.name).or_else(|| prop.default()) {
+            Some(v) => v,
+            None => {
+                return Err(err(
+                    if what == "input" {
+                        "missing-input"
+                    } else {
+                        "missing-output"
+                    },
+                    format!(
+                        "{what} `{}` of node `{}` has no value and no default",
+                        prop.name, node.name
+                    ),
+                    node,
+                ));
+            }
+        };
+        let value = cast(value, &prop.schema).map_err(|e| {
+            err(
+                "cast-failed",
+                format!("{what} `{}` of node `{}`: {e}", prop.name, node.name),
+                node,
+            )
+        })?;
+        out.insert(prop.name.clone(), value);
+    }
+    Ok(out)
+}
+
+impl Core {
+    pub fn new(
+        plan: Arc<Plan>,
+        inputs: Map<String, Value>,
+        limits: Limits,
+    ) -> Result<Self, RunError> {
+        let flow = &plan.flows[plan.root];
+        if let Some(unknown) = inputs
+            .keys()
+            .find(|k| !flow.inputs.iter().any(|p| &p.name == *k))
+        {
+            let names: Vec<String> = flow
+                .inputs
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            return Err(RunError::new(
+                "unknown-input",
+                format!(
+                    "flow `{}` has no input `{unknown}`; its inputs: {}",
+                    flow.name,
+                    if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ));
+        }
+        let frame = Self::frame(&plan, plan.root, inputs);
+        Ok(Core {
+            plan,
+            state: State {
+                frames: vec![frame],
+                messages: Vec::new(),
+                seen: 0,
+                next_id: 1,
+                steps: 0,
+                finished: None,
+                failed: None,
+            },
+            limits,
+        })
+    }
+
+    fn frame(plan: &Plan, flow: usize, inputs: Map<String, Value>) -> Frame {
+        let f = &plan.flows[flow];
+        let mut slots = vec![Map::new(); f.nodes.len()];
+        slots[f.start] = inputs;
+        Frame {
+            flow,
+            node: f.start,
+            slots,
+            wait: Wait::Nothing,
+        }
+    }
+
+    fn new_request(&mut self, name: &str, args: Value) -> ToolRequest {
+        let id = format!("call-{}", self.state.next_id);
+        self.state.next_id += 1;
+        ToolRequest {
+            id,
+            name: name.to_owned(),
+            args,
+        }
+    }
+
+    /// Runs until the session needs an answer, or finishes. A failure is kept: the session
+    /// fails with it again.
+    pub fn advance(&mut self) -> Result<Need, RunError> {
+        if let Some(e) = &self.state.failed {
+            return Err(e.into());
+        }
+        if let Some(outputs) = &self.state.finished {
+            return Ok(Need::Finished(outputs.clone()));
+        }
+        let result = self.advance_inner();
+        if let Err(e) = &result {
+            self.state.failed = Some(e.into());
+        }
+        result
+    }
+
+    fn advance_inner(&mut self) -> Result<Need, RunError> {
+        let plan = Arc::clone(&self.plan);
+        loop {
+            let depth = self.state.frames.len() - 1;
+            let frame = &mut self.state.frames[depth];
+            let node = &plan.flows[frame.flow].nodes[frame.node];
+            let wait = std::mem::take(&mut frame.wait);
+            match wait {
+                Wait::Nothing => {
+                    if let Some(need) = self.enter(node)? {
+                        return Ok(need);
+                    }
+                }
+                Wait::User { asked_at } => {
+                    let answer = self.state.messages[asked_at.min(self.state.messages.len())..]
+                        .iter()
+                        .rev()
+                        .find(|m| m.role == crate::Role::User)
+                        .map(|m| m.content.clone());
+                    let Some(answer) = answer else {
+                        self.top().wait = Wait::User { asked_at };
+                        return Ok(Need::User);
+                    };
+                    let name = node
+                        .outputs
+                        .first()
+                        .map_or("user_input", |p| p.name.as_str());
+                    let mut outputs = Map::new();
+                    outputs.insert(name.to_owned(), Value::String(answer));
+                    if let Some(need) = self.complete(node, outputs, "next")? {
+                        return Ok(need);
+                    }
+                }
+                Wait::Confirmation { request } => {
+                    self.top().wait = Wait::Confirmation {
+                        request: request.clone(),
+                    };
+                    return Ok(Need::Confirm(vec![request]));
+                }
+                Wait::Accepted { request } => {
+                    let NodeKind::Tool { tool } = node.kind else {
+                        return Err(mismatch());
+                    };
+                    return Ok(self.dispatch(tool, request));
+                }
+                Wait::Rejected { request, reason } => {
+                    let mut message = format!("the call of tool `{}` was rejected", request.name);
+                    if !reason.is_empty() {
+                        message.push_str(": ");
+                        message.push_str(&reason);
+                    }
+                    return Err(err("tool-rejected", message, node));
+                }
+                Wait::Client { request } => {
+                    self.top().wait = Wait::Client {
+                        request: request.clone(),
+                    };
+                    return Ok(Need::Client(vec![request]));
+                }
+                Wait::Server { request } => {
+                    let NodeKind::Tool { tool } = node.kind else {
+                        return Err(mismatch());
+                    };
+                    self.top().wait = Wait::Server {
+                        request: request.clone(),
+                    };
+                    return Ok(Need::Call { request, tool });
+                }
+                Wait::Result { value } => {
+                    let NodeKind::Tool { tool } = node.kind else {
+                        return Err(mismatch());
+                    };
+                    let outputs = tool_outputs(&plan.tools[tool].outputs, value, node)?;
+                    if let Some(need) = self.complete(node, outputs, "next")? {
+                        return Ok(need);
+                    }
+                }
+                // a FlowNode's frame is never the top one (but in a state edited by hand)
+                Wait::Subflow => return Err(mismatch()),
+            }
+        }
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        self.state.frames.last_mut().expect("a session has a frame")
+    }
+
+    /// Runs a node that was not started: `None` when it completed and the frame moved on.
+    fn enter(&mut self, node: &NodePlan) -> Result<Option<Need>, RunError> {
+        let at = self.top().node;
+        let inputs = fill(&node.inputs, &self.top().slots[at], "input", node)?;
+        match &node.kind {
+            NodeKind::Start => self.complete(node, inputs, "next"),
+            NodeKind::End { branch } => self.finish_frame(inputs, branch.clone()),
+            NodeKind::Tool { tool } => {
+                let plan = Arc::clone(&self.plan);
+                let spec = &plan.tools[*tool];
+                let request = self.new_request(&spec.name, Value::Object(inputs));
+                if spec.requires_confirmation {
+                    self.top().wait = Wait::Confirmation {
+                        request: request.clone(),
+                    };
+                    return Ok(Some(Need::Confirm(vec![request])));
+                }
+                Ok(Some(self.dispatch(*tool, request)))
+            }
+            NodeKind::Branching { mapping } => {
+                let key = node
+                    .inputs
+                    .first()
+                    .and_then(|p| inputs.get(&p.name))
+                    .map(value_text)
+                    .unwrap_or_default();
+                let branch = mapping
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or("default", |(_, b)| b.as_str())
+                    .to_owned();
+                self.complete(node, Map::new(), &branch)
+            }
+            NodeKind::OutputMessage { message } => {
+                let text = render(message, |name| inputs.get(name));
+                self.state.messages.push(Message::agent(text));
+                self.complete(node, Map::new(), "next")
+            }
+            NodeKind::InputMessage { message } => {
+                if let Some(message) = message {
+                    let text = render(message, |name| inputs.get(name));
+                    self.state.messages.push(Message::agent(text));
+                }
+                let asked_at = self.state.messages.len();
+                self.top().wait = Wait::User { asked_at };
+                Ok(Some(Need::User))
+            }
+            NodeKind::Flow { flow } => {
+                let frame = Self::frame(&self.plan, *flow, inputs);
+                self.top().wait = Wait::Subflow;
+                self.state.frames.push(frame);
+                Ok(None)
+            }
+        }
+    }
+
+    /// A tool call made: by the driver for a ServerTool, by the caller for a client tool.
+    fn dispatch(&mut self, tool: usize, request: ToolRequest) -> Need {
+        match self.plan.tools[tool].place {
+            ToolPlace::Client => {
+                self.state
+                    .messages
+                    .push(Message::tool_requests(vec![request.clone()]));
+                self.top().wait = Wait::Client {
+                    request: request.clone(),
+                };
+                Need::Client(vec![request])
+            }
+            ToolPlace::Toolbox | ToolPlace::Host => {
+                self.top().wait = Wait::Server {
+                    request: request.clone(),
+                };
+                Need::Call { request, tool }
+            }
+        }
+    }
+
+    /// The node finished with `outputs` and took `branch`: its outputs go along its data
+    /// edges, and the frame moves to the next node.
+    fn complete(
+        &mut self,
+        node: &NodePlan,
+        outputs: Map<String, Value>,
+        branch: &str,
+    ) -> Result<Option<Need>, RunError> {
+        let outputs = fill(&node.outputs, &outputs, "output", node)?;
+        self.state.steps += 1;
+        if self.state.steps > self.limits.max_steps {
+            return Err(err(
+                "step-limit",
+                format!(
+                    "the session ran {} nodes, its limit (Runtime::max_steps)",
+                    self.limits.max_steps
+                ),
+                node,
+            ));
+        }
+        let frame = self.top();
+        for feed in &node.feeds {
+            if let Some(value) = outputs.get(&feed.output) {
+                frame.slots[feed.node].insert(feed.input.clone(), value.clone());
+            }
+        }
+        let Some(next) = node.next(branch) else {
+            return Err(err(
+                "no-control-edge",
+                format!(
+                    "node `{}` took branch `{branch}`, which no control edge leaves from",
+                    node.name
+                ),
+                node,
+            ));
+        };
+        frame.node = next;
+        frame.wait = Wait::Nothing;
+        Ok(None)
+    }
+
+    /// An EndNode was reached: the flow's outputs go to the FlowNode that ran it, or finish
+    /// the session.
+    fn finish_frame(
+        &mut self,
+        values: Map<String, Value>,
+        branch: String,
+    ) -> Result<Option<Need>, RunError> {
+        let plan = Arc::clone(&self.plan);
+        let frame = self.state.frames.pop().expect("a session has a frame");
+        let flow = &plan.flows[frame.flow];
+        let end = &flow.nodes[frame.node];
+        let mut outputs = Map::new();
+        for prop in &flow.outputs {
+            let Some(value) = values.get(&prop.name).or_else(|| prop.default()) else {
+                return Err(err(
+                    "missing-output",
+                    format!(
+                        "flow `{}` ended at `{}`, which does not give its output `{}`, and the output has no default",
+                        flow.name, end.name, prop.name
+                    ),
+                    end,
+                ));
+            };
+            let value = cast(value, &prop.schema).map_err(|e| {
+                err(
+                    "cast-failed",
+                    format!("output `{}` of flow `{}`: {e}", prop.name, flow.name),
+                    end,
+                )
+            })?;
+            outputs.insert(prop.name.clone(), value);
+        }
+        if self.state.frames.is_empty() {
+            self.state.frames.push(frame);
+            self.state.finished = Some(outputs.clone());
+            return Ok(Some(Need::Finished(outputs)));
+        }
+        let parent = self.top();
+        let node = &plan.flows[parent.flow].nodes[parent.node];
+        self.complete(node, outputs, &branch)
+    }
+
+    /// A ServerTool's result, from the driver.
+    pub fn answer_server(
+        &mut self,
+        id: &str,
+        result: Result<Value, String>,
+    ) -> Result<(), RunError> {
+        let plan = Arc::clone(&self.plan);
+        let frame = self.top();
+        let request = match &frame.wait {
+            Wait::Server { request } if request.id == id => request.clone(),
+            _ => {
+                return Err(RunError::new(
+                    "unexpected-answer",
+                    format!("no ServerTool call `{id}` is waiting"),
+                ));
+            }
+        };
+        match result {
+            Ok(value) => {
+                frame.wait = Wait::Result { value };
+                Ok(())
+            }
+            Err(message) => {
+                let node = &plan.flows[frame.flow].nodes[frame.node];
+                let e = err(
+                    "tool-failed",
+                    format!(
+                        "tool `{}` of node `{}` failed: {message}",
+                        request.name, node.name
+                    ),
+                    node,
+                );
+                self.state.failed = Some((&e).into());
+                Err(e)
+            }
+        }
+    }
+
+    /// The result of a client tool, from the caller.
+    pub fn answer_client(&mut self, id: &str, content: Value) -> Result<(), RunError> {
+        let frame = self.top();
+        match &frame.wait {
+            Wait::Client { request } if request.id == id => {
+                frame.wait = Wait::Result {
+                    value: content.clone(),
+                };
+                self.state.messages.push(Message::tool_result(id, &content));
+                Ok(())
+            }
+            _ => Err(RunError::new(
+                "unexpected-answer",
+                format!("no client tool call `{id}` is waiting for a result"),
+            )),
+        }
+    }
+
+    /// The caller's decision on a call waiting for confirmation.
+    pub fn decide(&mut self, id: &str, accept: bool, reason: String) -> Result<(), RunError> {
+        let frame = self.top();
+        match std::mem::take(&mut frame.wait) {
+            Wait::Confirmation { request } if request.id == id => {
+                frame.wait = if accept {
+                    Wait::Accepted { request }
+                } else {
+                    Wait::Rejected { request, reason }
+                };
+                Ok(())
+            }
+            other => {
+                frame.wait = other;
+                Err(RunError::new(
+                    "unexpected-answer",
+                    format!("no tool call `{id}` is waiting for a confirmation"),
+                ))
+            }
+        }
+    }
+
+    /// Checks that a resumed state fits the plan: its indices are in it, each frame but the
+    /// last runs a FlowNode, and each wait is one its node can have.
+    pub fn check(&self) -> Result<(), RunError> {
+        let last = self
+            .state
+            .frames
+            .len()
+            .checked_sub(1)
+            .ok_or_else(mismatch)?;
+        for (i, frame) in self.state.frames.iter().enumerate() {
+            let flow = self.plan.flows.get(frame.flow).ok_or_else(mismatch)?;
+            let node = flow.nodes.get(frame.node).ok_or_else(mismatch)?;
+            if frame.slots.len() != flow.nodes.len() {
+                return Err(mismatch());
+            }
+            let fits = match (&frame.wait, &node.kind) {
+                (Wait::Subflow, NodeKind::Flow { .. }) => i < last,
+                (Wait::Subflow, _) => false,
+                (_, _) if i < last => false,
+                (Wait::Nothing, _) => true,
+                (Wait::User { .. }, NodeKind::InputMessage { .. }) => true,
+                (Wait::User { .. }, _) => false,
+                (_, NodeKind::Tool { .. }) => true,
+                _ => false,
+            };
+            if !fits {
+                return Err(mismatch());
+            }
+        }
+        if self.state.seen > self.state.messages.len() {
+            return Err(mismatch());
+        }
+        Ok(())
+    }
+}
+
+/// A tool's return value as its outputs: none, the whole value for one, the fields of an
+/// object for several.
+fn tool_outputs(
+    outputs: &[Prop],
+    value: Value,
+    node: &NodePlan,
+) -> Result<Map<String, Value>, RunError> {
+    let mut out = Map::new();
+    match outputs {
+        [] => {}
+        [one] => {
+            out.insert(one.name.clone(), value);
+        }
+        several => {
+            let Value::Object(mut fields) = value else {
+                return Err(err(
+                    "tool-output-shape",
+                    format!(
+                        "the tool of node `{}` has {} outputs, so it must return an object with them; it returned {}",
+                        node.name,
+                        several.len(),
+                        crate::short_json(&value)
+                    ),
+                    node,
+                ));
+            };
+            for prop in several {
+                if let Some(v) = fields.remove(&prop.name) {
+                    out.insert(prop.name.clone(), v);
+                }
+            }
+        }
+    }
+    Ok(out)
+}

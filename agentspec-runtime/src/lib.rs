@@ -1,0 +1,580 @@
+//! Runs Open Agent Spec documents in Rust.
+//!
+//! A [`Runtime`] holds what documents run with: the tools written in Rust (a
+//! [`Toolbox`]), a host callback for ServerTools whose code lives elsewhere, and limits.
+//! [`Runtime::load`] compiles a document once, reporting at once every ServerTool without
+//! an implementation and every component it cannot run. [`Loaded::start`] begins a
+//! [`Session`], whose [`Session::run`] runs until the session finishes or needs the caller:
+//! a user message, the results of client tools, or a decision on a call that requires
+//! confirmation. The caller answers with [`Session::append_user_message`],
+//! [`Session::append_tool_result`], [`Session::confirm`] or [`Session::reject`], and calls
+//! `run` again. Between two calls the whole state is plain data: [`Session::save`] gives a
+//! [`SavedSession`] (serde), which [`Loaded::resume`] continues, in another process too.
+//!
+//! ```
+//! use agentspec_runtime::{Runtime, Status};
+//! use agentspec_types::{Document, Toolbox, tool};
+//!
+//! /// Adds one.
+//! #[tool]
+//! fn inc(x: i64) -> i64 {
+//!     x + 1
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/inc_twice.json");
+//! let doc = Document::from_path(path)?; // Start(x) → inc → inc → End(x)
+//! let runtime = Runtime::builder().toolbox(Toolbox::new().with(IncTool)?).build();
+//! let loaded = runtime.load(&doc)?;
+//! let mut session = loaded.start(serde_json::json!({"x": 1}))?;
+//! let status = agentspec_types::tool::block_on(session.run())?;
+//! let Status::Finished { outputs, .. } = status else { panic!("{status:?}") };
+//! assert_eq!(outputs["x"], 3);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # What runs so far
+//!
+//! Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
+//! `requires_confirmation`), BranchingNode, InputMessageNode, OutputMessageNode and FlowNode
+//! (nested flows, pausing inside them too). Agents, the LLM nodes, the other node types and
+//! the other tool types are refused at load with an `unsupported-component` error naming
+//! them.
+//!
+//! # How a flow runs
+//!
+//! - A node runs with its inputs: the values data edges gave it (the last node to write one
+//!   wins), else the property's `default`, cast to the property's type
+//!   ([`template`] fills placeholders, casts follow Agent Spec's compatibility rules: a
+//!   string reads as a boolean only when it is `"true"` or `"false"`). An input with neither
+//!   is a `missing-input` error.
+//! - A flow that leaves `data_flow_connections` out joins every output to every input of the
+//!   same name. An empty list is no edges at all, as the spec says (wayflowcore treats it as
+//!   left out).
+//! - A node that takes a branch no control edge leaves from fails with `no-control-edge`
+//!   (wayflowcore ends the flow quietly; the spec has no rule).
+//! - A flow's output that the EndNode reached does not give takes the flow's default, as the
+//!   spec says (wayflowcore first looks for an earlier node's output of that name).
+//! - A ToolNode with one output gets the tool's whole return value; with several, the fields
+//!   of the object it returns. A ToolNode's call that is rejected, or a tool that fails,
+//!   fails the flow (`tool-rejected`, `tool-failed`), as in wayflowcore.
+//! - An InputMessageNode appends its `message` (placeholders filled) as an agent message,
+//!   then waits for the user; the user's message is its output. wayflowcore 26.3.1 drops
+//!   the message; the spec appends it.
+//! - An OutputMessageNode appends its message and goes on.
+//! - A FlowNode runs its subflow in the same conversation and takes the branch named by the
+//!   EndNode the subflow reached.
+//! - A session runs at most [`RuntimeBuilder::max_steps`] nodes.
+//!
+//! # Saved sessions
+//!
+//! [`Session::save`] is taken between two runs, so at a pause or at the end: nothing is in
+//! flight then. A process that dies during a run loses what that run did since the last
+//! pause; resumed from the last save, the session runs that part again (a ServerTool called
+//! in it is called again).
+#![deny(missing_docs)]
+
+mod cast;
+mod core;
+mod plan;
+pub mod template;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use agentspec_types::{Diagnostic, Document, Toolbox};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use cast::CastError;
+
+use crate::core::{Core, Limits, Need};
+use crate::plan::{Available, Plan, ToolPlace};
+
+/// Who wrote a message of the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The user.
+    User,
+    /// The agent or flow: text for the user, or tool calls.
+    Agent,
+    /// A tool's result.
+    Tool,
+}
+
+/// A message of a session's conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// Its text (a tool's result as text: a string as it is, anything else as JSON).
+    pub content: String,
+    /// The tool calls it makes (an agent's message).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_requests: Vec<ToolRequest>,
+    /// The call it answers (a tool's result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_request_id: Option<String>,
+}
+
+impl Message {
+    /// A message from the user.
+    pub fn user(content: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            content: content.into(),
+            tool_requests: Vec::new(),
+            tool_request_id: None,
+        }
+    }
+
+    /// A message from the agent or flow to the user.
+    pub fn agent(content: impl Into<String>) -> Self {
+        Message {
+            role: Role::Agent,
+            ..Message::user(content)
+        }
+    }
+
+    fn tool_requests(requests: Vec<ToolRequest>) -> Self {
+        Message {
+            tool_requests: requests,
+            ..Message::agent("")
+        }
+    }
+
+    fn tool_result(id: &str, content: &Value) -> Self {
+        Message {
+            role: Role::Tool,
+            tool_request_id: Some(id.to_owned()),
+            ..Message::user(template::value_text(content))
+        }
+    }
+}
+
+/// A tool call: the tool's name and the arguments, under an id the answer names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolRequest {
+    /// The id the result or the decision names.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, an object keyed by input name.
+    pub args: Value,
+}
+
+/// Where a session stopped after [`Session::run`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// The session finished.
+    Finished {
+        /// The outputs of the flow.
+        outputs: Map<String, Value>,
+        /// The messages for the user since the last stop.
+        messages: Vec<Message>,
+    },
+    /// It waits for a user message ([`Session::append_user_message`]).
+    UserMessageRequest {
+        /// The messages for the user since the last stop.
+        messages: Vec<Message>,
+    },
+    /// It waits for the results of client tools ([`Session::append_tool_result`]).
+    ToolRequest(Vec<ToolRequest>),
+    /// It waits for the caller to accept or reject these calls ([`Session::confirm`],
+    /// [`Session::reject`]).
+    ToolConfirmation(Vec<ToolRequest>),
+}
+
+/// A session that cannot go on, or an answer it cannot take. `code` is stable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct RunError {
+    /// A stable code: `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
+    /// `no-control-edge`, `tool-failed`, `tool-rejected`, `tool-output-shape`,
+    /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`.
+    pub code: &'static str,
+    /// What happened, naming the node, the tool or the input.
+    pub message: String,
+    /// The id of the node it happened at, when one.
+    pub node: Option<String>,
+}
+
+/// The codes of [`RunError`].
+const CODES: [&str; 11] = [
+    "missing-input",
+    "missing-output",
+    "cast-failed",
+    "unknown-input",
+    "no-control-edge",
+    "tool-failed",
+    "tool-rejected",
+    "tool-output-shape",
+    "step-limit",
+    "unexpected-answer",
+    "saved-session-mismatch",
+];
+
+/// A [`RunError`] as saved state holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct SavedError {
+    code: String,
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    node: Option<String>,
+}
+
+impl From<&RunError> for SavedError {
+    fn from(e: &RunError) -> Self {
+        SavedError {
+            code: e.code.to_owned(),
+            message: e.message.clone(),
+            node: e.node.clone(),
+        }
+    }
+}
+
+impl From<&SavedError> for RunError {
+    fn from(e: &SavedError) -> Self {
+        RunError {
+            code: CODES
+                .iter()
+                .find(|c| **c == e.code)
+                .copied()
+                .unwrap_or("saved-session-mismatch"),
+            message: e.message.clone(),
+            node: e.node.clone(),
+        }
+    }
+}
+
+impl RunError {
+    fn new(code: &'static str, message: String) -> Self {
+        RunError {
+            code,
+            message,
+            node: None,
+        }
+    }
+
+    fn at_node(mut self, id: &str) -> Self {
+        self.node = Some(id.to_owned());
+        self
+    }
+}
+
+/// The document could not be loaded for execution: every problem found, each with its
+/// stable code and the JSON pointer of the component in the document.
+#[derive(Debug, Clone)]
+pub struct LoadError {
+    /// The problems, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            let at = if d.pointer.is_empty() {
+                "/"
+            } else {
+                &d.pointer
+            };
+            write!(f, "{}: {} (at {at})", d.code, d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The future a host callback returns: the tool's result, or why it failed.
+pub type HostFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send>>;
+
+/// ServerTools whose code lives outside Rust (in the program embedding the runtime): called
+/// with the tool's name and its arguments. Several calls may be in flight at once.
+pub trait HostTools: Send + Sync {
+    /// Runs the tool `name` with `args`.
+    fn call(&self, name: &str, args: Value) -> HostFuture;
+}
+
+impl<F> HostTools for F
+where
+    F: Fn(&str, Value) -> HostFuture + Send + Sync,
+{
+    fn call(&self, name: &str, args: Value) -> HostFuture {
+        self(name, args)
+    }
+}
+
+/// What documents run with. Cheap to clone.
+#[derive(Clone)]
+pub struct Runtime {
+    toolbox: Arc<Toolbox>,
+    host: Option<Arc<dyn HostTools>>,
+    limits: Limits,
+}
+
+/// Builds a [`Runtime`].
+pub struct RuntimeBuilder {
+    runtime: Runtime,
+}
+
+impl RuntimeBuilder {
+    /// The tools written in Rust: a ServerTool runs the toolbox's tool of its name.
+    pub fn toolbox(mut self, toolbox: Toolbox) -> Self {
+        self.runtime.toolbox = Arc::new(toolbox);
+        self
+    }
+
+    /// The callback that runs the ServerTools the toolbox does not have.
+    pub fn host_tools(mut self, host: impl HostTools + 'static) -> Self {
+        self.runtime.host = Some(Arc::new(host));
+        self
+    }
+
+    /// The most nodes a session runs (default 10,000): a flow that loops forever fails with
+    /// `step-limit` instead of running on.
+    pub fn max_steps(mut self, steps: u64) -> Self {
+        self.runtime.limits.max_steps = steps;
+        self
+    }
+
+    /// The runtime.
+    pub fn build(self) -> Runtime {
+        self.runtime
+    }
+}
+
+impl Runtime {
+    /// A runtime with no tools, no host callback and the default limits.
+    pub fn builder() -> RuntimeBuilder {
+        RuntimeBuilder {
+            runtime: Runtime {
+                toolbox: Arc::new(Toolbox::new()),
+                host: None,
+                limits: Limits { max_steps: 10_000 },
+            },
+        }
+    }
+
+    /// Compiles `doc` for execution. Every problem is reported at once: a ServerTool with
+    /// no implementation (naming the tools the toolbox has), a component this runtime does
+    /// not run, a reference to nothing.
+    pub fn load(&self, doc: &Document) -> Result<Loaded, LoadError> {
+        let available = Available {
+            toolbox: self.toolbox.names().collect(),
+            host: self.host.is_some(),
+        };
+        let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
+        Ok(Loaded {
+            plan: Arc::new(plan),
+            runtime: self.clone(),
+        })
+    }
+}
+
+/// A document compiled for execution: sessions start and resume from it.
+#[derive(Clone)]
+pub struct Loaded {
+    plan: Arc<Plan>,
+    runtime: Runtime,
+}
+
+impl Loaded {
+    /// A new session, with the flow's inputs (an object keyed by input name; `null` for
+    /// none). An input the flow does not have is an `unknown-input` error.
+    pub fn start(&self, inputs: Value) -> Result<Session, RunError> {
+        let inputs = match inputs {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => {
+                return Err(RunError::new(
+                    "unknown-input",
+                    format!(
+                        "the inputs are an object keyed by input name, not {}",
+                        short_json(&other)
+                    ),
+                ));
+            }
+        };
+        let core = Core::new(Arc::clone(&self.plan), inputs, self.runtime.limits)?;
+        Ok(Session {
+            core,
+            runtime: self.runtime.clone(),
+        })
+    }
+
+    /// The session saved by [`Session::save`], to go on from where it stopped. Refused with
+    /// `saved-session-mismatch` when it was saved in another format or from another document.
+    pub fn resume(&self, saved: SavedSession) -> Result<Session, RunError> {
+        if saved.format != SavedSession::FORMAT {
+            return Err(RunError::new(
+                "saved-session-mismatch",
+                format!(
+                    "the session was saved in format {}; this runtime reads format {}",
+                    saved.format,
+                    SavedSession::FORMAT
+                ),
+            ));
+        }
+        if saved.document != self.plan.digest {
+            return Err(RunError::new(
+                "saved-session-mismatch",
+                format!(
+                    "the session was saved from another document (digest {}, this one {})",
+                    saved.document, self.plan.digest
+                ),
+            ));
+        }
+        let state = serde_json::from_value(saved.state).map_err(|e| {
+            RunError::new(
+                "saved-session-mismatch",
+                format!("the saved state does not read: {e}"),
+            )
+        })?;
+        let core = Core {
+            plan: Arc::clone(&self.plan),
+            state,
+            limits: self.runtime.limits,
+        };
+        core.check()?;
+        Ok(Session {
+            core,
+            runtime: self.runtime.clone(),
+        })
+    }
+}
+
+/// A session's state, saved between two runs: plain, versioned data naming the document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedSession {
+    /// The format of `state` ([`SavedSession::FORMAT`]).
+    pub format: u32,
+    /// The digest of the document the session runs (in pyagentspec's layout, secrets
+    /// left out): a session resumes only with the same document.
+    pub document: String,
+    /// The state: frames, data, conversation, what it waits for.
+    pub state: Value,
+}
+
+impl SavedSession {
+    /// The format this runtime writes and reads.
+    pub const FORMAT: u32 = 1;
+}
+
+/// A running flow. See the crate's documentation.
+pub struct Session {
+    core: Core,
+    runtime: Runtime,
+}
+
+impl Session {
+    /// Runs until the session finishes or needs the caller. ServerTools are called on the
+    /// way (the toolbox's, or the host callback's). A failure (a tool that fails, an input
+    /// with no value) is an error, and the session keeps failing with it.
+    pub async fn run(&mut self) -> Result<Status, RunError> {
+        loop {
+            match self.core.advance()? {
+                Need::Call { request, tool } => {
+                    let result = self.call(tool, &request).await;
+                    self.core.answer_server(&request.id, result)?;
+                }
+                Need::User => {
+                    return Ok(Status::UserMessageRequest {
+                        messages: self.new_messages(),
+                    });
+                }
+                Need::Client(requests) => return Ok(Status::ToolRequest(requests)),
+                Need::Confirm(requests) => return Ok(Status::ToolConfirmation(requests)),
+                Need::Finished(outputs) => {
+                    return Ok(Status::Finished {
+                        outputs,
+                        messages: self.new_messages(),
+                    });
+                }
+            }
+        }
+    }
+
+    async fn call(&self, tool: usize, request: &ToolRequest) -> Result<Value, String> {
+        match self.core.plan.tools[tool].place {
+            ToolPlace::Toolbox => self
+                .runtime
+                .toolbox
+                .call(&request.name, request.args.clone())
+                .await
+                .map_err(|e| e.to_string()),
+            ToolPlace::Host => match &self.runtime.host {
+                Some(host) => host.call(&request.name, request.args.clone()).await,
+                None => Err(format!("no host callback runs `{}`", request.name)),
+            },
+            ToolPlace::Client => unreachable!("the caller runs client tools"),
+        }
+    }
+
+    /// The agent messages appended since the caller last saw the conversation.
+    fn new_messages(&mut self) -> Vec<Message> {
+        let state = &mut self.core.state;
+        let new = state.messages[state.seen..]
+            .iter()
+            .filter(|m| m.role == Role::Agent && m.tool_requests.is_empty())
+            .cloned()
+            .collect();
+        state.seen = state.messages.len();
+        new
+    }
+
+    /// Appends the user's message: what an InputMessageNode waits for.
+    pub fn append_user_message(&mut self, text: impl Into<String>) {
+        self.core.state.messages.push(Message::user(text));
+    }
+
+    /// The result of the client tool call `id` (from [`Status::ToolRequest`]).
+    pub fn append_tool_result(&mut self, id: &str, content: Value) -> Result<(), RunError> {
+        self.core.answer_client(id, content)
+    }
+
+    /// Accepts the call `id` (from [`Status::ToolConfirmation`]): it is made on the next run.
+    pub fn confirm(&mut self, id: &str) -> Result<(), RunError> {
+        self.core.decide(id, true, String::new())
+    }
+
+    /// Rejects the call `id`, with a reason (may be empty). In a flow, a ToolNode whose call
+    /// is rejected fails the flow with `tool-rejected`.
+    pub fn reject(&mut self, id: &str, reason: impl Into<String>) -> Result<(), RunError> {
+        self.core.decide(id, false, reason.into())
+    }
+
+    /// The whole conversation so far.
+    pub fn messages(&self) -> &[Message] {
+        &self.core.state.messages
+    }
+
+    /// The session's state as plain data, to resume with [`Loaded::resume`].
+    pub fn save(&self) -> SavedSession {
+        SavedSession {
+            format: SavedSession::FORMAT,
+            document: self.core.plan.digest.clone(),
+            state: serde_json::to_value(&self.core.state).expect("the state is plain data"),
+        }
+    }
+}
+
+/// A value as short JSON text, for messages.
+pub(crate) fn short_json(value: &Value) -> String {
+    let mut text = value.to_string();
+    if text.len() > 80 {
+        let mut end = 77;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}

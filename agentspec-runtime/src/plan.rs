@@ -1,0 +1,463 @@
+//! A loaded document compiled once for execution: flows, nodes and tools by index, control
+//! edges as `(node, branch) → node`, data edges as `(node, output) → (node, input)` (by name
+//! when a flow leaves `data_flow_connections` out), every tool resolved. Every problem is
+//! found here and reported at once, before anything runs.
+
+use std::collections::HashMap;
+
+use agentspec_types::resolve::Resolved;
+use agentspec_types::{
+    BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow,
+    FlowNode, InputMessageNode, JsonObject, Node, OutputMessageNode, RefOr, ServerTool, StartNode,
+    Tool, ToolNode,
+};
+use serde_json::Value;
+
+/// An input or output of a node, a flow or a tool: its name and JSON Schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Prop {
+    pub name: String,
+    pub schema: JsonObject,
+}
+
+impl Prop {
+    fn all(props: Option<&[JsonObject]>) -> Vec<Prop> {
+        props
+            .unwrap_or_default()
+            .iter()
+            .map(|schema| Prop {
+                name: schema
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                schema: schema.clone(),
+            })
+            .collect()
+    }
+
+    /// The property's `default` (`default: null` counts as one).
+    pub fn default(&self) -> Option<&Value> {
+        self.schema.get("default")
+    }
+}
+
+/// What a node does.
+#[derive(Debug, Clone)]
+pub(crate) enum NodeKind {
+    Start,
+    End { branch: String },
+    Tool { tool: usize },
+    Branching { mapping: Vec<(String, String)> },
+    OutputMessage { message: String },
+    InputMessage { message: Option<String> },
+    Flow { flow: usize },
+}
+
+/// One data edge leaving a node.
+#[derive(Debug, Clone)]
+pub(crate) struct Feed {
+    pub output: String,
+    pub node: usize,
+    pub input: String,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct NodePlan {
+    pub id: String,
+    pub name: String,
+    pub kind: NodeKind,
+    pub inputs: Vec<Prop>,
+    pub outputs: Vec<Prop>,
+    /// The control edges leaving the node: branch, next node.
+    pub next: Vec<(String, usize)>,
+    /// The data edges leaving the node.
+    pub feeds: Vec<Feed>,
+}
+
+impl NodePlan {
+    pub fn next(&self, branch: &str) -> Option<usize> {
+        self.next
+            .iter()
+            .find(|(b, _)| b == branch)
+            .map(|(_, node)| *node)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct FlowPlan {
+    pub name: String,
+    pub inputs: Vec<Prop>,
+    pub outputs: Vec<Prop>,
+    pub start: usize,
+    pub nodes: Vec<NodePlan>,
+}
+
+/// Where a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolPlace {
+    /// A `ServerTool` in the runtime's toolbox.
+    Toolbox,
+    /// A `ServerTool` the host callback runs.
+    Host,
+    /// A `ClientTool`: the caller runs it.
+    Client,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ToolPlan {
+    pub name: String,
+    pub outputs: Vec<Prop>,
+    pub place: ToolPlace,
+    pub requires_confirmation: bool,
+}
+
+/// A document compiled for execution.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub flows: Vec<FlowPlan>,
+    pub tools: Vec<ToolPlan>,
+    pub root: usize,
+    /// A digest of the document, which saved sessions name.
+    pub digest: String,
+}
+
+/// What the planner needs to know of the runtime: which ServerTools it can run.
+pub(crate) struct Available<'a> {
+    pub toolbox: Vec<&'a str>,
+    pub host: bool,
+}
+
+/// FNV-1a, 64 bits, as hex: the digest of a document's compact JSON.
+pub(crate) fn digest(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}
+
+struct Planner<'a> {
+    resolved: &'a Resolved<'a>,
+    available: &'a Available<'a>,
+    flows: Vec<FlowPlan>,
+    flow_ids: HashMap<String, usize>,
+    tools: Vec<ToolPlan>,
+    tool_ids: HashMap<String, usize>,
+    problems: Vec<Diagnostic>,
+}
+
+/// A problem of the component `id`. The plan reads pyagentspec's layout of the document,
+/// whose pointers may differ from the document's: the pointer holds the id until
+/// [`plan`] puts the component's pointer in the document loaded in its place.
+fn problem(code: &'static str, message: String, id: &str) -> Diagnostic {
+    Diagnostic::error(code, message, id, None)
+}
+
+impl<'a> Planner<'a> {
+    fn flow(&mut self, flow: &'a Flow) -> usize {
+        if let Some(&index) = self.flow_ids.get(&flow.id) {
+            return index;
+        }
+        let index = self.flows.len();
+        self.flow_ids.insert(flow.id.clone(), index);
+        self.flows.push(FlowPlan {
+            name: flow.name.clone(),
+            inputs: Prop::all(flow.inputs.as_deref()),
+            outputs: Prop::all(flow.outputs.as_deref()),
+            start: 0,
+            nodes: Vec::new(),
+        });
+        let mut nodes: Vec<&'a dyn ComponentInfo> = Vec::new();
+        for position in &flow.nodes {
+            match self.resolved.get(position) {
+                Some(node) => nodes.push(node),
+                None => self.problems.push(problem(
+                    "unresolved-reference",
+                    format!(
+                        "a node of flow `{}` names a component that is not there",
+                        flow.name
+                    ),
+                    &flow.id,
+                )),
+            }
+        }
+        let by_id: HashMap<&'a str, usize> =
+            nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect();
+        let resolved = self.resolved;
+        let index_of = |position: &'a RefOr<Node>| {
+            resolved
+                .get(position)
+                .and_then(|n| by_id.get(n.id()).copied())
+        };
+        let mut plans: Vec<NodePlan> = nodes.iter().map(|n| self.node(*n)).collect();
+        let start = index_of(&flow.start_node).unwrap_or_else(|| {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!(
+                    "the start node of flow `{}` is not one of its nodes",
+                    flow.name
+                ),
+                &flow.id,
+            ));
+            0
+        });
+        for edge in &flow.control_flow_connections {
+            let Some(edge) = self
+                .resolved
+                .get_as::<agentspec_types::ControlFlowEdge, _>(edge)
+            else {
+                continue;
+            };
+            match (index_of(&edge.from_node), index_of(&edge.to_node)) {
+                (Some(from), Some(to)) => {
+                    let branch = edge
+                        .from_branch
+                        .clone()
+                        .unwrap_or_else(|| "next".to_owned());
+                    plans[from].next.push((branch, to));
+                }
+                _ => self.problems.push(problem(
+                    "unresolved-reference",
+                    format!(
+                        "control edge `{}` joins nodes that are not in flow `{}`",
+                        edge.name, flow.name
+                    ),
+                    &edge.id,
+                )),
+            }
+        }
+        match &flow.data_flow_connections {
+            // left out: every output feeds every input of the same name
+            None => {
+                let outputs: Vec<(usize, String)> = plans
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, n)| n.outputs.iter().map(move |o| (i, o.name.clone())))
+                    .collect();
+                for (from, name) in outputs {
+                    let targets: Vec<usize> = plans
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, n)| n.inputs.iter().any(|p| p.name == name))
+                        .map(|(i, _)| i)
+                        .collect();
+                    for to in targets {
+                        plans[from].feeds.push(Feed {
+                            output: name.clone(),
+                            node: to,
+                            input: name.clone(),
+                        });
+                    }
+                }
+            }
+            Some(edges) => {
+                for edge in edges {
+                    let Some(edge) = self
+                        .resolved
+                        .get_as::<agentspec_types::DataFlowEdge, _>(edge)
+                    else {
+                        continue;
+                    };
+                    match (
+                        index_of(&edge.source_node),
+                        index_of(&edge.destination_node),
+                    ) {
+                        (Some(from), Some(to)) => plans[from].feeds.push(Feed {
+                            output: edge.source_output.clone(),
+                            node: to,
+                            input: edge.destination_input.clone(),
+                        }),
+                        _ => self.problems.push(problem(
+                            "unresolved-reference",
+                            format!(
+                                "data edge `{}` joins nodes that are not in flow `{}`",
+                                edge.name, flow.name
+                            ),
+                            &edge.id,
+                        )),
+                    }
+                }
+            }
+        }
+        let plan = &mut self.flows[index];
+        plan.start = start;
+        plan.nodes = plans;
+        index
+    }
+
+    fn node(&mut self, node: &'a dyn ComponentInfo) -> NodePlan {
+        let any = node.as_any();
+        let kind = if any.is::<StartNode>() {
+            Some(NodeKind::Start)
+        } else if let Some(end) = any.downcast_ref::<EndNode>() {
+            Some(NodeKind::End {
+                branch: end.branch_name.clone(),
+            })
+        } else if let Some(tool_node) = any.downcast_ref::<ToolNode>() {
+            self.tool(&tool_node.tool, node)
+                .map(|tool| NodeKind::Tool { tool })
+        } else if let Some(branching) = any.downcast_ref::<BranchingNode>() {
+            Some(NodeKind::Branching {
+                mapping: branching
+                    .mapping
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            })
+        } else if let Some(output) = any.downcast_ref::<OutputMessageNode>() {
+            Some(NodeKind::OutputMessage {
+                message: output.message.clone(),
+            })
+        } else if let Some(input) = any.downcast_ref::<InputMessageNode>() {
+            Some(NodeKind::InputMessage {
+                message: input.message.clone(),
+            })
+        } else if let Some(flow_node) = any.downcast_ref::<FlowNode>() {
+            match self.resolved.get_as::<Flow, _>(&flow_node.subflow) {
+                Some(subflow) => Some(NodeKind::Flow {
+                    flow: self.flow(subflow),
+                }),
+                None => {
+                    self.problems.push(problem(
+                        "unresolved-reference",
+                        format!("the subflow of node `{}` is not there", node.name()),
+                        node.id(),
+                    ));
+                    None
+                }
+            }
+        } else {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "node `{}` is a {}, which this runtime does not run yet",
+                    node.name(),
+                    node.component_type()
+                ),
+                node.id(),
+            ));
+            None
+        };
+        NodePlan {
+            id: node.id().to_owned(),
+            name: node.name().to_owned(),
+            kind: kind.unwrap_or(NodeKind::Start),
+            inputs: Prop::all(node.inputs()),
+            outputs: Prop::all(node.outputs()),
+            next: Vec::new(),
+            feeds: Vec::new(),
+        }
+    }
+
+    fn tool(&mut self, position: &'a RefOr<Tool>, node: &dyn ComponentInfo) -> Option<usize> {
+        let Some(tool) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("the tool of node `{}` is not there", node.name()),
+                node.id(),
+            ));
+            return None;
+        };
+        if let Some(&index) = self.tool_ids.get(tool.id()) {
+            return Some(index);
+        }
+        let any = tool.as_any();
+        let (place, requires_confirmation) = if let Some(server) = any.downcast_ref::<ServerTool>()
+        {
+            let place = if self.available.toolbox.contains(&server.name.as_str()) {
+                ToolPlace::Toolbox
+            } else if self.available.host {
+                ToolPlace::Host
+            } else {
+                let mut names = self.available.toolbox.clone();
+                names.sort_unstable();
+                self.problems.push(problem(
+                    "missing-tool",
+                    format!(
+                        "ServerTool `{}` has no implementation: the toolbox has {}, and no host callback is set",
+                        server.name,
+                        if names.is_empty() {
+                            "no tools".to_owned()
+                        } else {
+                            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                        }
+                    ),
+                    &server.id,
+                ));
+                return None;
+            };
+            (place, server.requires_confirmation)
+        } else if let Some(client) = any.downcast_ref::<ClientTool>() {
+            (ToolPlace::Client, client.requires_confirmation)
+        } else {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "tool `{}` is a {}, which this runtime does not run yet",
+                    tool.name(),
+                    tool.component_type()
+                ),
+                tool.id(),
+            ));
+            return None;
+        };
+        let index = self.tools.len();
+        self.tool_ids.insert(tool.id().to_owned(), index);
+        self.tools.push(ToolPlan {
+            name: tool.name().to_owned(),
+            outputs: Prop::all(tool.outputs()),
+            place,
+            requires_confirmation,
+        });
+        Some(index)
+    }
+}
+
+/// Compiles `doc` (pyagentspec's layout of it, with what it leaves out inferred).
+pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Vec<Diagnostic>> {
+    let laid_out = doc.as_pyagentspec_writes().map_err(|e| e.diagnostics)?;
+    let digest = digest(&laid_out.to_json_compact());
+    let resolved = laid_out.resolve();
+    let mut planner = Planner {
+        resolved: &resolved,
+        available,
+        flows: Vec::new(),
+        flow_ids: HashMap::new(),
+        tools: Vec::new(),
+        tool_ids: HashMap::new(),
+        problems: Vec::new(),
+    };
+    let root = match laid_out.root() {
+        Component::Flow(flow) => planner.flow(flow),
+        other => {
+            planner.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "the document's root is a {}; this runtime runs flows so far",
+                    other.component_type()
+                ),
+                other.id(),
+            ));
+            0
+        }
+    };
+    if !planner.problems.is_empty() {
+        let mut at: HashMap<&str, String> = HashMap::new();
+        for (pointer, component) in doc.components_at() {
+            at.entry(component.id()).or_insert(pointer);
+        }
+        let mut problems = planner.problems;
+        for d in &mut problems {
+            d.pointer = at.get(d.pointer.as_str()).cloned().unwrap_or_default();
+        }
+        return Err(problems);
+    }
+    Ok(Plan {
+        flows: planner.flows,
+        tools: planner.tools,
+        root,
+        digest,
+    })
+}

@@ -1,0 +1,323 @@
+//! Flows run end to end on documents pyagentspec wrote (`tests/fixtures/generate.py`): every
+//! kind of pause, saved and resumed in a fresh runtime, and the errors a caller can act on.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use agentspec_runtime::{HostFuture, Loaded, Role, Runtime, SavedSession, Session, Status};
+use agentspec_types::{Document, Toolbox, tool};
+use serde_json::{Value, json};
+
+/// Adds one.
+#[tool]
+fn inc(x: i64) -> i64 {
+    x + 1
+}
+
+fn doc(name: &str) -> Document {
+    let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    Document::from_path(path).expect("the fixture loads")
+}
+
+fn run(session: &mut Session) -> Status {
+    agentspec_types::tool::block_on(session.run()).expect("runs")
+}
+
+/// The booking tool of the desk, as a host callback that counts its calls.
+fn booking_host(calls: Arc<AtomicUsize>) -> impl Fn(&str, Value) -> HostFuture + Send + Sync {
+    move |name: &str, args: Value| {
+        calls.fetch_add(1, Ordering::SeqCst);
+        let name = name.to_owned();
+        Box::pin(async move {
+            assert_eq!(name, "book");
+            Ok(json!(format!(
+                "a trip to {} ({})",
+                args["city"].as_str().unwrap(),
+                args["weather"].as_str().unwrap()
+            )))
+        }) as HostFuture
+    }
+}
+
+fn desk(calls: Arc<AtomicUsize>) -> Loaded {
+    Runtime::builder()
+        .host_tools(booking_host(calls))
+        .build()
+        .load(&doc("desk"))
+        .expect("loads")
+}
+
+/// Saves the session and resumes it in a runtime built anew, through JSON text: what a
+/// second process does.
+fn through_a_new_process(session: Session, calls: &Arc<AtomicUsize>) -> Session {
+    let text = serde_json::to_string(&session.save()).unwrap();
+    drop(session);
+    let saved: SavedSession = serde_json::from_str(&text).unwrap();
+    desk(Arc::clone(calls)).resume(saved).expect("resumes")
+}
+
+#[test]
+fn a_flow_of_server_tools_runs_to_its_outputs() {
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .build();
+    let loaded = runtime.load(&doc("inc_twice")).unwrap();
+    let mut session = loaded.start(json!({"x": 40})).unwrap();
+    match run(&mut session) {
+        Status::Finished { outputs, messages } => {
+            assert_eq!(Value::Object(outputs), json!({"x": 42}));
+            assert!(messages.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    // a finished session stays finished
+    assert!(matches!(run(&mut session), Status::Finished { .. }));
+}
+
+#[test]
+fn every_pause_of_the_desk_is_saved_and_resumed_in_a_fresh_runtime() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut session = desk(Arc::clone(&calls)).start(json!({})).unwrap();
+
+    // the InputMessageNode asks, with its message rendered from the input's default
+    let Status::UserMessageRequest { messages } = run(&mut session) else {
+        panic!("a question")
+    };
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].content, "Hello! Which city?");
+    let mut session = through_a_new_process(session, &calls);
+    session.append_user_message("Lisbon");
+
+    // the client tool: the caller runs it
+    let Status::ToolRequest(requests) = run(&mut session) else {
+        panic!("a client tool call")
+    };
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        (requests[0].name.as_str(), &requests[0].args),
+        ("forecast", &json!({"city": "Lisbon"}))
+    );
+    let mut session = through_a_new_process(session, &calls);
+    session
+        .append_tool_result(&requests[0].id, json!("sunny"))
+        .unwrap();
+
+    // the ServerTool inside the nested flow requires confirmation: nothing runs before it
+    let Status::ToolConfirmation(requests) = run(&mut session) else {
+        panic!("a confirmation")
+    };
+    assert_eq!(requests[0].name, "book");
+    assert_eq!(
+        requests[0].args,
+        json!({"city": "Lisbon", "weather": "sunny"})
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    let mut session = through_a_new_process(session, &calls);
+    session.confirm(&requests[0].id).unwrap();
+
+    // booked through the host callback, the subflow's EndNode branch taken, a goodbye said
+    let Status::Finished { outputs, messages } = run(&mut session) else {
+        panic!("finished")
+    };
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        Value::Object(outputs),
+        json!({"booking": "a trip to Lisbon (sunny)"})
+    );
+    assert_eq!(messages.len(), 1);
+    assert_eq!(
+        messages[0].content,
+        "Booked: a trip to Lisbon (sunny) (sunny)"
+    );
+    // the whole conversation: question, answer, the client call and its result, goodbye
+    let roles: Vec<Role> = session.messages().iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        [
+            Role::Agent,
+            Role::User,
+            Role::Agent,
+            Role::Tool,
+            Role::Agent
+        ]
+    );
+}
+
+#[test]
+fn a_branch_to_an_end_without_the_output_gives_the_flow_default() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut session = desk(Arc::clone(&calls))
+        .start(json!({"greeting": "Hi"}))
+        .unwrap();
+    let Status::UserMessageRequest { messages } = run(&mut session) else {
+        panic!("a question")
+    };
+    assert_eq!(messages[0].content, "Hi! Which city?");
+    session.append_user_message("Atlantis");
+    let Status::Finished { outputs, messages } = run(&mut session) else {
+        panic!("finished")
+    };
+    assert_eq!(Value::Object(outputs), json!({"booking": "none"}));
+    assert_eq!(messages[0].content, "There is no Atlantis.");
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_rejected_confirmation_fails_the_flow_with_its_reason() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut session = desk(Arc::clone(&calls)).start(json!({})).unwrap();
+    run(&mut session);
+    session.append_user_message("Oslo");
+    let Status::ToolRequest(requests) = run(&mut session) else {
+        panic!()
+    };
+    session
+        .append_tool_result(&requests[0].id, json!("snow"))
+        .unwrap();
+    let Status::ToolConfirmation(requests) = run(&mut session) else {
+        panic!()
+    };
+    session.reject(&requests[0].id, "too cold").unwrap();
+    let err = agentspec_types::tool::block_on(session.run()).unwrap_err();
+    assert_eq!(err.code, "tool-rejected");
+    assert_eq!(
+        err.message,
+        "the call of tool `book` was rejected: too cold"
+    );
+    assert_eq!(err.node.as_deref(), Some("inner_book"));
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+    // the session keeps its failure, saved and resumed too
+    let mut again = through_a_new_process(session, &calls);
+    assert_eq!(
+        agentspec_types::tool::block_on(again.run()).unwrap_err(),
+        err
+    );
+}
+
+#[test]
+fn answers_to_questions_not_asked_are_refused() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut session = desk(Arc::clone(&calls)).start(json!({})).unwrap();
+    run(&mut session);
+    let err = session.append_tool_result("call-9", json!(1)).unwrap_err();
+    assert_eq!(err.code, "unexpected-answer");
+    assert_eq!(
+        session.confirm("call-1").unwrap_err().code,
+        "unexpected-answer"
+    );
+    // still waiting for the user
+    assert!(matches!(
+        run(&mut session),
+        Status::UserMessageRequest { .. }
+    ));
+}
+
+#[test]
+fn loading_names_every_missing_server_tool_and_what_the_toolbox_has() {
+    let err = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .build()
+        .load(&doc("desk"))
+        .err()
+        .expect("refused");
+    let found: Vec<(&str, &str, &str)> = err
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.message.as_str(), d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "missing-tool",
+            "ServerTool `book` has no implementation: the toolbox has `inc`, and no host callback is set",
+            "/$referenced_components/book_node/subflow/$referenced_components/inner_book/tool"
+        )]
+    );
+}
+
+#[test]
+fn inputs_are_checked_and_cast_at_start() {
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .build();
+    let loaded = runtime.load(&doc("inc_twice")).unwrap();
+    let err = loaded.start(json!({"y": 1})).err().unwrap();
+    assert_eq!(err.code, "unknown-input");
+    assert_eq!(
+        err.message,
+        "flow `inc_twice` has no input `y`; its inputs: `x`"
+    );
+    // a string that reads as an integer is cast to the declared type
+    let mut session = loaded.start(json!({"x": "5"})).unwrap();
+    let Status::Finished { outputs, .. } = run(&mut session) else {
+        panic!()
+    };
+    assert_eq!(outputs["x"], 7);
+    // one that does not is an error naming the input and the node
+    let mut session = loaded.start(json!({"x": "five"})).unwrap();
+    let err = agentspec_types::tool::block_on(session.run()).unwrap_err();
+    assert_eq!(err.code, "cast-failed");
+    assert_eq!(
+        err.message,
+        "input `x` of node `start`: \"five\" cannot be cast to integer"
+    );
+    // and one left out, with no default
+    let mut session = loaded.start(json!({})).unwrap();
+    let err = agentspec_types::tool::block_on(session.run()).unwrap_err();
+    assert_eq!(err.code, "missing-input");
+}
+
+#[test]
+fn a_saved_session_resumes_only_with_its_own_document_and_format() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut session = desk(Arc::clone(&calls)).start(json!({})).unwrap();
+    run(&mut session);
+    let saved = session.save();
+    let other = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .build()
+        .load(&doc("inc_twice"))
+        .unwrap();
+    let err = other.resume(saved.clone()).err().unwrap();
+    assert_eq!(err.code, "saved-session-mismatch");
+    assert!(
+        err.message
+            .starts_with("the session was saved from another document"),
+        "{}",
+        err.message
+    );
+    let newer = SavedSession {
+        format: 99,
+        ..saved.clone()
+    };
+    let err = desk(Arc::clone(&calls)).resume(newer).err().unwrap();
+    assert_eq!(
+        err.message,
+        "the session was saved in format 99; this runtime reads format 1"
+    );
+    let broken = SavedSession {
+        state: json!({"frames": []}),
+        ..saved
+    };
+    assert_eq!(
+        desk(calls).resume(broken).err().unwrap().code,
+        "saved-session-mismatch"
+    );
+}
+
+#[test]
+fn a_failing_tool_fails_the_flow_with_the_tools_message() {
+    let runtime = Runtime::builder()
+        .host_tools(|_: &str, _: Value| -> HostFuture {
+            Box::pin(async { Err("the service is down".to_owned()) })
+        })
+        .build();
+    let loaded = runtime.load(&doc("inc_twice")).unwrap();
+    let mut session = loaded.start(json!({"x": 1})).unwrap();
+    let err = agentspec_types::tool::block_on(session.run()).unwrap_err();
+    assert_eq!(err.code, "tool-failed");
+    assert_eq!(
+        err.message,
+        "tool `inc` of node `first` failed: the service is down"
+    );
+}
