@@ -35,10 +35,13 @@ pub(crate) fn leaves_out_inferred(value: &Value) -> bool {
     while let Some(value) = stack.pop() {
         match value {
             Value::Object(map) => {
-                if let Some(ty) = map.get("component_type").and_then(Value::as_str)
+                if let Some(ty) =
+                    crate::syntax::value::field(map, "component_type").and_then(Value::as_str)
                     && !map.contains_key("component_plugin_name")
                 {
-                    let unset = |key: &str| map.get(key).is_some_and(Value::is_null);
+                    let unset = |key: &str| {
+                        crate::syntax::value::field(map, key).is_some_and(Value::is_null)
+                    };
                     let no_branches = ty != "EndNode"
                         && map
                             .get("branches")

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::tree::MAX_DEPTH;
+use crate::syntax::value::field;
 
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +77,7 @@ fn namespace<'a>(value: &'a Value, out: &mut IdMap<&'a str, &'a Value>) {
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if let Some(Value::Object(entries)) = map.get("$referenced_components") {
+                if let Some(Value::Object(entries)) = field(map, "$referenced_components") {
                     for (k, body) in entries {
                         out.entry(k.as_str()).or_insert(body);
                     }
@@ -92,7 +93,7 @@ fn namespace<'a>(value: &'a Value, out: &mut IdMap<&'a str, &'a Value>) {
 /// The id named by a `{"$component_ref": id}` object.
 fn reference(map: &Map<String, Value>) -> Option<&str> {
     if map.len() == 1 {
-        map.get("$component_ref")?.as_str()
+        field(map, "$component_ref")?.as_str()
     } else {
         None
     }
@@ -189,8 +190,8 @@ fn expand_inner(
 
 /// A component's id, when `map` is a component.
 fn component_id(map: &Map<String, Value>) -> Option<&str> {
-    map.get("component_type")?.as_str()?;
-    map.get("id")?.as_str()
+    field(map, "component_type")?.as_str()?;
+    field(map, "id")?.as_str()
 }
 
 /// Where the layout finds components: the bodies of every `$referenced_components` map of
@@ -559,7 +560,7 @@ impl Check<'_, '_> {
         }
         let owned = &self.plan.owned[node];
         let unused: &[(&str, &Value)] = if node == 0 { &self.unused } else { &[] };
-        let held = match written.get("$referenced_components") {
+        let held = match field(written, "$referenced_components") {
             Some(Value::Object(rc)) => Some(rc),
             None => None,
             // not a map: the writer replaces it

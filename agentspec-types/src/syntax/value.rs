@@ -518,6 +518,20 @@ impl Sink for TreeSink {
     }
 }
 
+/// `map[key]`. The objects of documents are small (a component has about ten keys, one of
+/// its skeleton fewer): comparing the keys in order is quicker there than hashing the key
+/// (`serde_json`'s maps hash with SipHash), and a large map is hashed as before.
+pub(crate) fn field<'m>(
+    map: &'m Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'m serde_json::Value> {
+    if map.len() <= 16 {
+        map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
