@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::agent::AgentRun;
 use crate::cast::cast;
-use crate::plan::{NodeKind, NodePlan, Plan, Prop, ToolPlace};
+use crate::plan::{NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
 
@@ -63,6 +64,9 @@ pub(crate) struct State {
     pub next_id: u64,
     /// Nodes run so far.
     pub steps: u64,
+    /// The agent, when the session runs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentRun>,
     /// The outputs, once the session finished.
     pub finished: Option<Map<String, Value>>,
     /// The error the session failed with: it fails with it again.
@@ -80,6 +84,8 @@ pub(crate) enum Need {
     Client(Vec<ToolRequest>),
     /// Decisions on tool calls (`confirm`, `reject`).
     Confirm(Vec<ToolRequest>),
+    /// The model's answer to this request (`answer_model`).
+    Model(crate::llm::ChatRequest),
     /// The session finished with these outputs.
     Finished(Map<String, Value>),
 }
@@ -88,6 +94,7 @@ pub(crate) enum Need {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
     pub max_steps: u64,
+    pub max_iterations: u32,
 }
 
 pub(crate) struct Core {
@@ -152,7 +159,28 @@ impl Core {
         inputs: Map<String, Value>,
         limits: Limits,
     ) -> Result<Self, RunError> {
-        let flow = &plan.flows[plan.root];
+        let state = |frames, agent| State {
+            frames,
+            messages: Vec::new(),
+            seen: 0,
+            next_id: 1,
+            steps: 0,
+            agent,
+            finished: None,
+            failed: None,
+        };
+        let root = match plan.root {
+            Root::Flow(flow) => flow,
+            Root::Agent(agent) => {
+                let run = AgentRun::new(&plan.agents[agent], agent, inputs)?;
+                return Ok(Core {
+                    plan,
+                    state: state(Vec::new(), Some(run)),
+                    limits,
+                });
+            }
+        };
+        let flow = &plan.flows[root];
         if let Some(unknown) = inputs
             .keys()
             .find(|k| !flow.inputs.iter().any(|p| &p.name == *k))
@@ -175,18 +203,10 @@ impl Core {
                 ),
             ));
         }
-        let frame = Self::frame(&plan, plan.root, inputs);
+        let frame = Self::frame(&plan, root, inputs);
         Ok(Core {
             plan,
-            state: State {
-                frames: vec![frame],
-                messages: Vec::new(),
-                seen: 0,
-                next_id: 1,
-                steps: 0,
-                finished: None,
-                failed: None,
-            },
+            state: state(vec![frame], None),
             limits,
         })
     }
@@ -230,6 +250,9 @@ impl Core {
     }
 
     fn advance_inner(&mut self) -> Result<Need, RunError> {
+        if self.state.agent.is_some() {
+            return self.advance_agent();
+        }
         let plan = Arc::clone(&self.plan);
         loop {
             let depth = self.state.frames.len() - 1;
@@ -482,6 +505,9 @@ impl Core {
         id: &str,
         result: Result<Value, String>,
     ) -> Result<(), RunError> {
+        if self.state.agent.is_some() {
+            return self.agent_result(id, result, false);
+        }
         let plan = Arc::clone(&self.plan);
         let frame = self.top();
         let request = match &frame.wait {
@@ -516,6 +542,9 @@ impl Core {
 
     /// The result of a client tool, from the caller.
     pub fn answer_client(&mut self, id: &str, content: Value) -> Result<(), RunError> {
+        if self.state.agent.is_some() {
+            return self.agent_result(id, Ok(content), true);
+        }
         let frame = self.top();
         match &frame.wait {
             Wait::Client { request } if request.id == id => {
@@ -534,6 +563,9 @@ impl Core {
 
     /// The caller's decision on a call waiting for confirmation.
     pub fn decide(&mut self, id: &str, accept: bool, reason: String) -> Result<(), RunError> {
+        if self.state.agent.is_some() {
+            return self.agent_decide(id, accept, reason);
+        }
         let frame = self.top();
         match std::mem::take(&mut frame.wait) {
             Wait::Confirmation { request } if request.id == id => {
@@ -557,6 +589,20 @@ impl Core {
     /// Checks that a resumed state fits the plan: its indices are in it, each frame but the
     /// last runs a FlowNode, and each wait is one its node can have.
     pub fn check(&self) -> Result<(), RunError> {
+        if self.state.seen > self.state.messages.len() {
+            return Err(mismatch());
+        }
+        match (&self.state.agent, self.plan.root) {
+            (Some(run), Root::Agent(agent)) => {
+                return if run.agent == agent && self.state.frames.is_empty() {
+                    Ok(())
+                } else {
+                    Err(mismatch())
+                };
+            }
+            (None, Root::Flow(_)) => {}
+            _ => return Err(mismatch()),
+        }
         let last = self
             .state
             .frames

@@ -1,7 +1,8 @@
 //! Runs Open Agent Spec documents in Rust.
 //!
 //! A [`Runtime`] holds what documents run with: the tools written in Rust (a
-//! [`Toolbox`]), a host callback for ServerTools whose code lives elsewhere, and limits.
+//! [`Toolbox`]), a host callback for ServerTools whose code lives elsewhere, the model
+//! agents call (an [`llm::LlmClient`]), and limits.
 //! [`Runtime::load`] compiles a document once, reporting at once every ServerTool without
 //! an implementation and every component it cannot run. [`Loaded::start`] begins a
 //! [`Session`], whose [`Session::run`] runs until the session finishes or needs the caller:
@@ -36,11 +37,17 @@
 //!
 //! # What runs so far
 //!
-//! Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
-//! `requires_confirmation`), BranchingNode, InputMessageNode, OutputMessageNode and FlowNode
-//! (nested flows, pausing inside them too). Agents, the LLM nodes, the other node types and
-//! the other tool types are refused at load with an `unsupported-component` error naming
-//! them.
+//! - Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
+//!   `requires_confirmation`), BranchingNode, InputMessageNode, OutputMessageNode and FlowNode
+//!   (nested flows, pausing inside them too).
+//! - An Agent at the root of the document, with ServerTools and ClientTools, confirmations,
+//!   `human_in_the_loop` and outputs, against any [`llm::LlmClient`] ([`llm::ScriptedLlm`]
+//!   answers from a script).
+//!
+//! Not yet: AgentNode, LlmNode, ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
+//! CatchExceptionNode, Swarm, ManagerWorkers, SpecializedAgent, RemoteTool, MCPTool,
+//! BuiltinTool, toolboxes, transforms, and an HTTP client for OpenAI-compatible endpoints.
+//! Each is refused at load with an `unsupported-component` error naming it.
 //!
 //! # How a flow runs
 //!
@@ -67,6 +74,27 @@
 //!   EndNode the subflow reached.
 //! - A session runs at most [`RuntimeBuilder::max_steps`] nodes.
 //!
+//! # How an agent runs
+//!
+//! - The model gets the system prompt (placeholders filled from the agent's inputs), the
+//!   conversation, and the agent's tools, whose names, descriptions and argument schemas come
+//!   from the document. At the start, with no user message yet, it gets the system prompt
+//!   alone.
+//! - The tools it calls are made one at a time, in order, and each result goes back to it.
+//!   A call that requires confirmation waits for [`Session::confirm`] or
+//!   [`Session::reject`]; a rejection, a tool that fails and a tool it does not have are
+//!   told to the model as the call's result, and the agent goes on (as wayflowcore does).
+//! - With a human in the loop, a text answer is for the user: the session returns
+//!   [`Status::UserMessageRequest`]. Such an agent without outputs never finishes, as in
+//!   wayflowcore.
+//! - An agent with outputs gets one more tool, `submit_result` (wayflowcore's name), whose
+//!   arguments are the outputs: a complete call finishes the session with them, cast to their
+//!   types; an incomplete one is told what is missing. Without a human in the loop, a text
+//!   answer is followed by a reminder to submit; without outputs either, it ends the session.
+//! - An agent calls its model at most [`RuntimeBuilder::max_iterations`] times between two
+//!   user messages; past it the session fails with `iteration-limit` (wayflowcore's cap is
+//!   10 and gives the outputs' defaults: an error is easier to act on).
+//!
 //! # Saved sessions
 //!
 //! [`Session::save`] is taken between two runs, so at a pause or at the end: nothing is in
@@ -75,8 +103,10 @@
 //! in it is called again).
 #![deny(missing_docs)]
 
+mod agent;
 mod cast;
 mod core;
+pub mod llm;
 mod plan;
 pub mod template;
 
@@ -91,6 +121,7 @@ use serde_json::{Map, Value};
 pub use cast::CastError;
 
 use crate::core::{Core, Limits, Need};
+use crate::llm::LlmClient;
 use crate::plan::{Available, Plan, ToolPlace};
 
 /// Who wrote a message of the conversation.
@@ -194,7 +225,8 @@ pub enum Status {
 pub struct RunError {
     /// A stable code: `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
     /// `no-control-edge`, `tool-failed`, `tool-rejected`, `tool-output-shape`,
-    /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`.
+    /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`, `llm-failed`,
+    /// `iteration-limit`.
     pub code: &'static str,
     /// What happened, naming the node, the tool or the input.
     pub message: String,
@@ -203,7 +235,9 @@ pub struct RunError {
 }
 
 /// The codes of [`RunError`].
-const CODES: [&str; 11] = [
+const CODES: [&str; 13] = [
+    "llm-failed",
+    "iteration-limit",
     "missing-input",
     "missing-output",
     "cast-failed",
@@ -316,6 +350,7 @@ where
 pub struct Runtime {
     toolbox: Arc<Toolbox>,
     host: Option<Arc<dyn HostTools>>,
+    llm: Option<Arc<dyn LlmClient>>,
     limits: Limits,
 }
 
@@ -334,6 +369,20 @@ impl RuntimeBuilder {
     /// The callback that runs the ServerTools the toolbox does not have.
     pub fn host_tools(mut self, host: impl HostTools + 'static) -> Self {
         self.runtime.host = Some(Arc::new(host));
+        self
+    }
+
+    /// The model agents call (every LLM config of the document is served by it; the
+    /// config is in each [`llm::ChatRequest`]).
+    pub fn llm(mut self, llm: impl LlmClient + 'static) -> Self {
+        self.runtime.llm = Some(Arc::new(llm));
+        self
+    }
+
+    /// The most model calls an agent makes between two user messages (default 20): past
+    /// it, the session fails with `iteration-limit`.
+    pub fn max_iterations(mut self, calls: u32) -> Self {
+        self.runtime.limits.max_iterations = calls;
         self
     }
 
@@ -357,7 +406,11 @@ impl Runtime {
             runtime: Runtime {
                 toolbox: Arc::new(Toolbox::new()),
                 host: None,
-                limits: Limits { max_steps: 10_000 },
+                llm: None,
+                limits: Limits {
+                    max_steps: 10_000,
+                    max_iterations: 20,
+                },
             },
         }
     }
@@ -369,6 +422,7 @@ impl Runtime {
         let available = Available {
             toolbox: self.toolbox.names().collect(),
             host: self.host.is_some(),
+            llm: self.llm.is_some(),
         };
         let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
         Ok(Loaded {
@@ -488,6 +542,20 @@ impl Session {
                     return Ok(Status::UserMessageRequest {
                         messages: self.new_messages(),
                     });
+                }
+                Need::Model(request) => {
+                    let answer = match &self.runtime.llm {
+                        Some(llm) => llm.chat(request).await,
+                        None => Err(llm::LlmError("the runtime has no model".to_owned())),
+                    };
+                    match answer {
+                        Ok(response) => self.core.answer_model(response)?,
+                        Err(e) => {
+                            let e = RunError::new("llm-failed", format!("the model failed: {e}"));
+                            self.core.state.failed = Some((&e).into());
+                            return Err(e);
+                        }
+                    }
                 }
                 Need::Client(requests) => return Ok(Status::ToolRequest(requests)),
                 Need::Confirm(requests) => return Ok(Status::ToolConfirmation(requests)),

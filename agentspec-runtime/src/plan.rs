@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
-    BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow,
-    FlowNode, InputMessageNode, JsonObject, Node, OutputMessageNode, RefOr, ServerTool, StartNode,
-    Tool, ToolNode,
+    Agent, BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document, EndNode,
+    Flow, FlowNode, InputMessageNode, JsonObject, Node, OutputMessageNode, RefOr, ServerTool,
+    StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
 
@@ -107,17 +107,38 @@ pub(crate) enum ToolPlace {
 #[derive(Debug, Clone)]
 pub(crate) struct ToolPlan {
     pub name: String,
+    pub description: String,
+    pub inputs: Vec<Prop>,
     pub outputs: Vec<Prop>,
     pub place: ToolPlace,
     pub requires_confirmation: bool,
+}
+
+/// An agent: its prompt, its tools by index, and its model.
+#[derive(Debug, Clone)]
+pub(crate) struct AgentPlan {
+    pub system_prompt: String,
+    pub inputs: Vec<Prop>,
+    pub outputs: Vec<Prop>,
+    pub tools: Vec<usize>,
+    pub human_in_the_loop: bool,
+    pub model: crate::llm::ModelInfo,
+}
+
+/// What a session runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Root {
+    Flow(usize),
+    Agent(usize),
 }
 
 /// A document compiled for execution.
 #[derive(Debug)]
 pub(crate) struct Plan {
     pub flows: Vec<FlowPlan>,
+    pub agents: Vec<AgentPlan>,
     pub tools: Vec<ToolPlan>,
-    pub root: usize,
+    pub root: Root,
     /// A digest of the document, which saved sessions name.
     pub digest: String,
 }
@@ -126,6 +147,7 @@ pub(crate) struct Plan {
 pub(crate) struct Available<'a> {
     pub toolbox: Vec<&'a str>,
     pub host: bool,
+    pub llm: bool,
 }
 
 /// FNV-1a, 64 bits, as hex: the digest of a document's compact JSON.
@@ -143,6 +165,7 @@ struct Planner<'a> {
     available: &'a Available<'a>,
     flows: Vec<FlowPlan>,
     flow_ids: HashMap<String, usize>,
+    agents: Vec<AgentPlan>,
     tools: Vec<ToolPlan>,
     tool_ids: HashMap<String, usize>,
     problems: Vec<Diagnostic>,
@@ -351,6 +374,68 @@ impl<'a> Planner<'a> {
         }
     }
 
+    fn agent(&mut self, agent: &'a Agent) -> usize {
+        let tools = agent
+            .tools
+            .iter()
+            .filter_map(|t| self.tool(t, agent))
+            .collect();
+        for (field, len) in [
+            ("toolboxes", agent.toolboxes.len()),
+            ("transforms", agent.transforms.len()),
+        ] {
+            if len > 0 {
+                self.problems.push(problem(
+                    "unsupported-component",
+                    format!(
+                        "agent `{}` has {field}, which this runtime does not run yet",
+                        agent.name
+                    ),
+                    &agent.id,
+                ));
+            }
+        }
+        let model = match self.resolved.get(&agent.llm_config) {
+            Some(config) => {
+                let text = |key: &str| {
+                    let value = config.field(key)?;
+                    value
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| value.downcast_ref::<Option<String>>().cloned().flatten())
+                };
+                crate::llm::ModelInfo {
+                    config_type: config.component_type().to_owned(),
+                    config_id: config.id().to_owned(),
+                    model_id: text("model_id").unwrap_or_default(),
+                    url: text("url"),
+                }
+            }
+            None => {
+                self.problems.push(problem(
+                    "unresolved-reference",
+                    format!("the LLM config of agent `{}` is not there", agent.name),
+                    &agent.id,
+                ));
+                crate::llm::ModelInfo {
+                    config_type: String::new(),
+                    config_id: String::new(),
+                    model_id: String::new(),
+                    url: None,
+                }
+            }
+        };
+        self.agents.push(AgentPlan {
+            system_prompt: agent.system_prompt.clone(),
+            inputs: Prop::all(agent.inputs.as_deref()),
+            outputs: Prop::all(agent.outputs.as_deref()),
+            tools,
+            human_in_the_loop: agent.human_in_the_loop,
+            model,
+        });
+        self.agents.len() - 1
+    }
+
     fn tool(&mut self, position: &'a RefOr<Tool>, node: &dyn ComponentInfo) -> Option<usize> {
         let Some(tool) = self.resolved.get(position) else {
             self.problems.push(problem(
@@ -405,8 +490,16 @@ impl<'a> Planner<'a> {
         };
         let index = self.tools.len();
         self.tool_ids.insert(tool.id().to_owned(), index);
+        let description = tool
+            .field("description")
+            .and_then(|d| d.downcast_ref::<Option<String>>())
+            .cloned()
+            .flatten()
+            .unwrap_or_default();
         self.tools.push(ToolPlan {
             name: tool.name().to_owned(),
+            description,
+            inputs: Prop::all(tool.inputs()),
             outputs: Prop::all(tool.outputs()),
             place,
             requires_confirmation,
@@ -425,24 +518,34 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         available,
         flows: Vec::new(),
         flow_ids: HashMap::new(),
+        agents: Vec::new(),
         tools: Vec::new(),
         tool_ids: HashMap::new(),
         problems: Vec::new(),
     };
     let root = match laid_out.root() {
-        Component::Flow(flow) => planner.flow(flow),
+        Component::Flow(flow) => Root::Flow(planner.flow(flow)),
+        Component::Agent(agent) => Root::Agent(planner.agent(agent)),
         other => {
             planner.problems.push(problem(
                 "unsupported-component",
                 format!(
-                    "the document's root is a {}; this runtime runs flows so far",
+                    "the document's root is a {}; this runtime runs flows and agents so far",
                     other.component_type()
                 ),
                 other.id(),
             ));
-            0
+            Root::Flow(0)
         }
     };
+    if matches!(root, Root::Agent(_)) && !available.llm {
+        planner.problems.push(problem(
+            "missing-llm",
+            "the document runs an agent, and the runtime has no model (RuntimeBuilder::llm)"
+                .to_owned(),
+            laid_out.root().id(),
+        ));
+    }
     if !planner.problems.is_empty() {
         let mut at: HashMap<&str, String> = HashMap::new();
         for (pointer, component) in doc.components_at() {
@@ -456,6 +559,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
     }
     Ok(Plan {
         flows: planner.flows,
+        agents: planner.agents,
         tools: planner.tools,
         root,
         digest,
