@@ -510,7 +510,14 @@ impl<'a> Planner<'a> {
 
 /// Compiles `doc` (pyagentspec's layout of it, with what it leaves out inferred).
 pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Vec<Diagnostic>> {
-    let laid_out = doc.as_pyagentspec_writes().map_err(|e| e.diagnostics)?;
+    // what pyagentspec wrote has what it infers filled in already: read as it is
+    let relaid;
+    let laid_out = if doc.is_as_pyagentspec_writes() {
+        doc
+    } else {
+        relaid = doc.as_pyagentspec_writes().map_err(|e| e.diagnostics)?;
+        &relaid
+    };
     let digest = digest(&laid_out.to_json_compact());
     let resolved = laid_out.resolve();
     let mut planner = Planner {

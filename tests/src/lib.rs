@@ -229,6 +229,67 @@ pub fn linear_flow_document(n: usize) -> Value {
     document(linear_flow(n), "25.4.1")
 }
 
+/// A flow `start → tool_1 → … → tool_n → end` whose ToolNodes each call the one ServerTool
+/// `inc` (input `x: integer`, output `x: integer`), with a control and a data edge per hop,
+/// in pyagentspec's layout: the runtime's benchmark (wayflowcore's baseline times the same
+/// shape, `agentspec-cts/wayflow-baseline/gen_chain.py`).
+pub fn tool_chain_document(n: usize) -> Value {
+    let x = || json!({"title": "x", "type": "integer"});
+    let inc = with(
+        base("ServerTool", "inc", "inc"),
+        json!({"inputs": [x()], "outputs": [x()], "requires_confirmation": false}),
+    );
+    let mut ids = vec!["start".to_owned()];
+    let mut bodies = serde_json::Map::new();
+    bodies.insert(
+        "start".into(),
+        with(
+            base("StartNode", "start", "start"),
+            json!({"inputs": [x()], "outputs": [x()], "branches": ["next"]}),
+        ),
+    );
+    for i in 1..=n {
+        let id = format!("tool_{i}");
+        bodies.insert(
+            id.clone(),
+            with(
+                base("ToolNode", &id, &id),
+                json!({"inputs": [x()], "outputs": [x()], "branches": ["next"], "tool": reference("inc")}),
+            ),
+        );
+        ids.push(id);
+    }
+    bodies.insert(
+        "end".into(),
+        with(
+            base("EndNode", "end", "end"),
+            json!({"inputs": [x()], "outputs": [x()], "branches": [], "branch_name": "next"}),
+        ),
+    );
+    ids.push("end".into());
+    bodies.insert("inc".into(), inc);
+    let control: Vec<Value> = ids
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| control_edge(&format!("c{i}"), &w[0], &w[1]))
+        .collect();
+    let data: Vec<Value> = ids
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| data_edge(&format!("d{i}"), &w[0], "x", &w[1], "x"))
+        .collect();
+    let refs: Vec<Value> = ids.iter().map(|id| reference(id)).collect();
+    let mut flow = with(
+        base("Flow", "chain", "chain"),
+        json!({"inputs": [x()], "outputs": [x()], "start_node": reference("start"), "nodes": refs,
+               "control_flow_connections": control, "data_flow_connections": data}),
+    );
+    let map = flow.as_object_mut().expect("a flow is an object");
+    map.insert("$referenced_components".into(), Value::Object(bodies));
+    map.insert("agentspec_version".into(), json!("25.4.1"));
+    flow
+}
+
 /// An agent with `n` server tools, each with two typed inputs and one output.
 pub fn agent_with_tools_document(n: usize) -> Value {
     let tools: Vec<Value> = (0..n)

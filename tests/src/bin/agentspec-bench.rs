@@ -1,4 +1,4 @@
-//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes]` (or `--write-linear N
+//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes | --runtime]` (or `--write-linear N
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
 //! profiling by hand; `--phases` times each step of `check` per node): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use agentspec_tests::{
     agent_with_tools_document, deep_wide_document, dense_flow_document, fan_out_flow_document,
     linear_flow_document, nested_flows_document, reference_chain, subflow_bomb, to_json,
+    tool_chain_document,
 };
 use agentspec_types::Document;
 use agentspec_types::tool::{RustTool, Toolbox, block_on};
@@ -718,6 +719,11 @@ fn main() {
         process_checks(runs, quick);
         return;
     }
+    if args.iter().any(|a| a == "--runtime") {
+        // the runtime's table alone
+        runtime_flows(runs, quick);
+        return;
+    }
     if args.iter().any(|a| a == "--yaml") {
         // the YAML table alone
         yaml_loads(runs, quick);
@@ -833,4 +839,61 @@ fn main() {
     yaml_loads(runs, quick);
     tool_calls(runs, if quick { 20_000 } else { 200_000 });
     mcp_calls(runs, if quick { 200 } else { 2_000 });
+    runtime_flows(runs, quick);
+}
+
+/// Adds one: the trivial tool of the runtime's rows.
+#[agentspec_types::tool]
+fn inc(x: i64) -> i64 {
+    x + 1
+}
+
+/// The runtime on linear flows of N ToolNodes calling `inc`: loading (parsing the JSON text
+/// and compiling the flow) and running it to its end, per node, and the session saved at
+/// the end (the shape wayflowcore's baseline times, `agentspec-cts/wayflow-baseline`).
+fn runtime_flows(runs: usize, quick: bool) {
+    use agentspec_runtime::{Runtime, Status};
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+        .max_steps(1_000_000)
+        .build();
+    println!();
+    println!(
+        "| runtime: flow of N ToolNodes | bytes | load ms | load µs/node | µs/node / first row's | run ms | run µs/node | µs/node / first row's | saved session bytes |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let sizes: &[usize] = if quick { &[1000] } else { &[1000, 10_000] };
+    let mut first: Option<(f64, f64)> = None;
+    for &n in sizes {
+        let text = to_json(&tool_chain_document(n));
+        let load = || {
+            let doc = Document::from_json_str(&text).expect("loads");
+            runtime.load(&doc).expect("compiles")
+        };
+        let loaded = load();
+        let load_time = fastest(runs, load);
+        let execute = || {
+            let mut session = loaded.start(serde_json::json!({"x": 0})).expect("starts");
+            let status = block_on(session.run()).expect("runs");
+            assert!(
+                matches!(&status, Status::Finished { outputs, .. } if outputs["x"] == n as i64),
+                "{status:?}"
+            );
+            session
+        };
+        let run_time = fastest(runs, execute);
+        let saved = serde_json::to_string(&execute().save()).expect("saves");
+        let per_load = load_time.as_secs_f64() * 1e6 / n as f64;
+        let per_run = run_time.as_secs_f64() * 1e6 / n as f64;
+        let (first_load, first_run) = *first.get_or_insert((per_load, per_run));
+        println!(
+            "| {n} | {} | {:.2} | {per_load:.2} | {:.2} | {:.2} | {per_run:.2} | {:.2} | {} |",
+            text.len(),
+            ms(load_time),
+            per_load / first_load,
+            ms(run_time),
+            per_run / first_run,
+            saved.len(),
+        );
+    }
 }
