@@ -18,17 +18,8 @@ pub struct CastError {
 }
 
 fn cast_error(value: &Value, expected: &str) -> CastError {
-    let mut text = value.to_string();
-    if text.len() > 80 {
-        let mut end = 77;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push('…');
-    }
     CastError {
-        value: text,
+        value: crate::short_json(value),
         expected: expected.to_owned(),
     }
 }

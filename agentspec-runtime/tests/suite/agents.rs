@@ -6,23 +6,10 @@ use std::sync::Arc;
 
 use agentspec_runtime::llm::{ChatMessage, ChatResponse, ScriptedLlm};
 use agentspec_runtime::{Loaded, Role, Runtime, SavedSession, Session, Status};
-use agentspec_types::{Document, Toolbox, tool};
+use agentspec_types::Toolbox;
 use serde_json::{Value, json};
 
-/// Adds one.
-#[tool]
-fn inc(x: i64) -> i64 {
-    x + 1
-}
-
-fn doc(name: &str) -> Document {
-    let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    Document::from_path(path).expect("the fixture loads")
-}
-
-fn run(session: &mut Session) -> Status {
-    agentspec_types::tool::block_on(session.run()).expect("runs")
-}
+use super::{IncTool, doc, run};
 
 fn load(name: &str, llm: &Arc<ScriptedLlm>) -> Loaded {
     Runtime::builder()

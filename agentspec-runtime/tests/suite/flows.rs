@@ -5,23 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agentspec_runtime::{HostFuture, Loaded, Role, Runtime, SavedSession, Session, Status};
-use agentspec_types::{Document, Toolbox, tool};
+use agentspec_types::Toolbox;
 use serde_json::{Value, json};
 
-/// Adds one.
-#[tool]
-fn inc(x: i64) -> i64 {
-    x + 1
-}
-
-fn doc(name: &str) -> Document {
-    let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    Document::from_path(path).expect("the fixture loads")
-}
-
-fn run(session: &mut Session) -> Status {
-    agentspec_types::tool::block_on(session.run()).expect("runs")
-}
+use super::{IncTool, doc, run};
 
 /// The booking tool of the desk, as a host callback that counts its calls.
 fn booking_host(calls: Arc<AtomicUsize>) -> impl Fn(&str, Value) -> HostFuture + Send + Sync {

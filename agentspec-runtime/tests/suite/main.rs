@@ -1,0 +1,25 @@
+//! The runtime's tests, in one binary: flows and agents run end to end on documents
+//! pyagentspec wrote (`tests/fixtures/generate.py`).
+
+mod agents;
+mod flows;
+
+use agentspec_runtime::{Session, Status};
+use agentspec_types::{Document, tool};
+
+/// Adds one.
+#[tool]
+fn inc(x: i64) -> i64 {
+    x + 1
+}
+
+/// The fixture `name`.json.
+fn doc(name: &str) -> Document {
+    let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    Document::from_path(path).expect("the fixture loads")
+}
+
+/// Runs the session to its next stop.
+fn run(session: &mut Session) -> Status {
+    agentspec_types::tool::block_on(session.run()).expect("runs")
+}
