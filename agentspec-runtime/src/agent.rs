@@ -61,7 +61,7 @@ pub(crate) enum AgentWait {
 }
 
 /// The JSON Schema of arguments whose properties are `props`.
-fn parameters(props: &[Prop]) -> Value {
+pub(crate) fn parameters(props: &[Prop]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for p in props {
@@ -175,6 +175,7 @@ impl Core {
             model: plan.model.clone(),
             messages,
             tools,
+            response_format: None,
         }
     }
 
@@ -313,6 +314,9 @@ impl Core {
 
     /// The model's answer, from the driver.
     pub(crate) fn answer_model(&mut self, response: ChatResponse) -> Result<(), RunError> {
+        if self.state.agent.is_none() {
+            return self.answer_llm_node(response);
+        }
         let plan = Arc::clone(&self.plan);
         let run = self.run_mut();
         if !matches!(run.wait, AgentWait::Model) {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::agent::AgentRun;
 use crate::cast::cast;
+use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
 use crate::plan::{NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
@@ -51,6 +52,10 @@ pub(crate) enum Wait {
     Result { value: Value },
     /// The subflow of this FlowNode, running in the next frame.
     Subflow,
+    /// The model's answer to this LlmNode's request.
+    Model { request: ChatRequest },
+    /// The LlmNode's outputs, read from the model's answer.
+    Generated { outputs: Map<String, Value> },
 }
 
 /// The whole state of a session.
@@ -329,6 +334,17 @@ impl Core {
                         return Ok(need);
                     }
                 }
+                Wait::Model { request } => {
+                    self.top().wait = Wait::Model {
+                        request: request.clone(),
+                    };
+                    return Ok(Need::Model(request));
+                }
+                Wait::Generated { outputs } => {
+                    if let Some(need) = self.complete(node, outputs, "next")? {
+                        return Ok(need);
+                    }
+                }
                 // a FlowNode's frame is never the top one (but in a state edited by hand)
                 Wait::Subflow => return Err(mismatch()),
             }
@@ -385,6 +401,21 @@ impl Core {
                 let asked_at = self.state.messages.len();
                 self.top().wait = Wait::User { asked_at };
                 Ok(Some(Need::User))
+            }
+            NodeKind::Llm { prompt, model } => {
+                let prompt = render(prompt, |name| inputs.get(name));
+                let response_format = (!single_string(&node.outputs))
+                    .then(|| crate::agent::parameters(&node.outputs));
+                let request = ChatRequest {
+                    model: model.clone(),
+                    messages: vec![ChatMessage::User { content: prompt }],
+                    tools: Vec::new(),
+                    response_format,
+                };
+                self.top().wait = Wait::Model {
+                    request: request.clone(),
+                };
+                Ok(Some(Need::Model(request)))
             }
             NodeKind::Flow { flow } => {
                 let frame = Self::frame(&self.plan, *flow, inputs);
@@ -497,6 +528,35 @@ impl Core {
         let parent = self.top();
         let node = &plan.flows[parent.flow].nodes[parent.node];
         self.complete(node, outputs, &branch)
+    }
+
+    /// The model's answer to an LlmNode: its outputs. The conversation is left as it is: an
+    /// LlmNode's prompt and answer are not messages.
+    pub(crate) fn answer_llm_node(&mut self, response: ChatResponse) -> Result<(), RunError> {
+        let plan = Arc::clone(&self.plan);
+        let frame = self.top();
+        if !matches!(frame.wait, Wait::Model { .. }) {
+            return Err(RunError::new(
+                "unexpected-answer",
+                "no node is waiting for its model".to_owned(),
+            ));
+        }
+        let node = &plan.flows[frame.flow].nodes[frame.node];
+        match generated(&node.outputs, &response.content) {
+            Ok(outputs) => {
+                frame.wait = Wait::Generated { outputs };
+                Ok(())
+            }
+            Err(problem) => {
+                let e = err(
+                    "llm-output",
+                    format!("the model's answer to node `{}` {problem}", node.name),
+                    node,
+                );
+                self.state.failed = Some((&e).into());
+                Err(e)
+            }
+        }
     }
 
     /// A ServerTool's result, from the driver.
@@ -622,6 +682,8 @@ impl Core {
                 (Wait::Nothing, _) => true,
                 (Wait::User { .. }, NodeKind::InputMessage { .. }) => true,
                 (Wait::User { .. }, _) => false,
+                (Wait::Model { .. } | Wait::Generated { .. }, NodeKind::Llm { .. }) => true,
+                (Wait::Model { .. } | Wait::Generated { .. }, _) => false,
                 (_, NodeKind::Tool { .. }) => true,
                 _ => false,
             };
@@ -634,6 +696,66 @@ impl Core {
         }
         Ok(())
     }
+}
+
+/// Whether the outputs are one string: an LlmNode then gives the model's text as it is.
+fn single_string(outputs: &[Prop]) -> bool {
+    matches!(outputs, [one] if one.schema.get("type").and_then(Value::as_str) == Some("string"))
+}
+
+/// The JSON value in a model's answer: the whole text, or inside a fenced block, or from
+/// its first `{` to its last `}`.
+fn json_in(text: &str) -> Option<Value> {
+    let text = text.trim();
+    if let Ok(v) = serde_json::from_str(text) {
+        return Some(v);
+    }
+    if let Some(start) = text.find("```") {
+        let body = &text[start + 3..];
+        let body = body.strip_prefix("json").unwrap_or(body);
+        if let Some(end) = body.find("```")
+            && let Ok(v) = serde_json::from_str(body[..end].trim())
+        {
+            return Some(v);
+        }
+    }
+    let (start, end) = (text.find('{')?, text.rfind('}')?);
+    serde_json::from_str(text.get(start..=end)?).ok()
+}
+
+/// An LlmNode's outputs from the model's answer: the text for one string output, else the
+/// JSON it holds: an object gives the outputs of its keys (one object-typed output takes it
+/// whole), another value the first output.
+fn generated(outputs: &[Prop], text: &str) -> Result<Map<String, Value>, String> {
+    let mut out = Map::new();
+    let Some(first) = outputs.first() else {
+        return Ok(out);
+    };
+    if single_string(outputs) {
+        out.insert(first.name.clone(), Value::String(text.to_owned()));
+        return Ok(out);
+    }
+    let Some(value) = json_in(text) else {
+        return Err(format!(
+            "holds no JSON value: {}",
+            crate::short_json(&Value::String(text.to_owned()))
+        ));
+    };
+    let whole =
+        outputs.len() == 1 && first.schema.get("type").and_then(Value::as_str) == Some("object");
+    match value {
+        Value::Object(fields) if !whole => {
+            for prop in outputs {
+                if let Some(v) = fields.get(&prop.name) {
+                    out.insert(prop.name.clone(), v.clone());
+                }
+            }
+        }
+        other => {
+            out.insert(first.name.clone(), other);
+        }
+    }
+    Ok(out)
 }
 
 /// A tool's return value as its outputs: none, the whole value for one, the fields of an

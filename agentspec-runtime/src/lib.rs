@@ -38,13 +38,13 @@
 //! # What runs so far
 //!
 //! - Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
-//!   `requires_confirmation`), BranchingNode, InputMessageNode, OutputMessageNode and FlowNode
-//!   (nested flows, pausing inside them too).
+//!   `requires_confirmation`), BranchingNode, LlmNode, InputMessageNode, OutputMessageNode
+//!   and FlowNode (nested flows, pausing inside them too).
 //! - An Agent at the root of the document, with ServerTools and ClientTools, confirmations,
 //!   `human_in_the_loop` and outputs, against any [`llm::LlmClient`] ([`llm::ScriptedLlm`]
 //!   answers from a script).
 //!
-//! Not yet: AgentNode, LlmNode, ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
+//! Not yet: AgentNode, ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
 //! CatchExceptionNode, Swarm, ManagerWorkers, SpecializedAgent, RemoteTool, MCPTool,
 //! BuiltinTool, toolboxes, transforms, and an HTTP client for OpenAI-compatible endpoints.
 //! Each is refused at load with an `unsupported-component` error naming it.
@@ -70,6 +70,12 @@
 //!   then waits for the user; the user's message is its output. wayflowcore 26.3.1 drops
 //!   the message; the spec appends it.
 //! - An OutputMessageNode appends its message and goes on.
+//! - An LlmNode sends its prompt (placeholders filled) to the model as one user message,
+//!   without the conversation, and appends nothing to it. With one string output, the
+//!   answer's text is that output; with other outputs, the request carries their JSON
+//!   Schema ([`llm::ChatRequest::response_format`]) and the answer's JSON (the whole text, a
+//!   fenced block, or its outermost braces) gives them: an object by key, another value the
+//!   first output. An answer with no JSON fails with `llm-output`.
 //! - A FlowNode runs its subflow in the same conversation and takes the branch named by the
 //!   EndNode the subflow reached.
 //! - A session runs at most [`RuntimeBuilder::max_steps`] nodes.
@@ -226,7 +232,7 @@ pub struct RunError {
     /// A stable code: `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
     /// `no-control-edge`, `tool-failed`, `tool-rejected`, `tool-output-shape`,
     /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`, `llm-failed`,
-    /// `iteration-limit`.
+    /// `llm-output`, `iteration-limit`.
     pub code: &'static str,
     /// What happened, naming the node, the tool or the input.
     pub message: String,
@@ -235,8 +241,9 @@ pub struct RunError {
 }
 
 /// The codes of [`RunError`].
-const CODES: [&str; 13] = [
+const CODES: [&str; 14] = [
     "llm-failed",
+    "llm-output",
     "iteration-limit",
     "missing-input",
     "missing-output",

@@ -77,6 +77,10 @@ pub struct ChatRequest {
     pub messages: Vec<ChatMessage>,
     /// The tools it may call.
     pub tools: Vec<ToolSchema>,
+    /// The JSON Schema the answer must follow, as a JSON object (an LlmNode with outputs
+    /// other than one string: structured generation); `None` for free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<Value>,
 }
 
 /// A model's answer: text, tool calls, or both.

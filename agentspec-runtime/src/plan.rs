@@ -7,11 +7,13 @@ use std::collections::HashMap;
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
-    Agent, BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document, EndNode,
-    Flow, FlowNode, InputMessageNode, JsonObject, Node, OutputMessageNode, RefOr, ServerTool,
-    StartNode, Tool, ToolNode,
+    Agent, AnyLlmConfig, BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document,
+    EndNode, Flow, FlowNode, InputMessageNode, JsonObject, LlmNode, Node, OutputMessageNode, RefOr,
+    ServerTool, StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
+
+use crate::llm::ModelInfo;
 
 /// An input or output of a node, a flow or a tool: its name and JSON Schema.
 #[derive(Debug, Clone)]
@@ -52,6 +54,7 @@ pub(crate) enum NodeKind {
     OutputMessage { message: String },
     InputMessage { message: Option<String> },
     Flow { flow: usize },
+    Llm { prompt: String, model: ModelInfo },
 }
 
 /// One data edge leaving a node.
@@ -122,7 +125,7 @@ pub(crate) struct AgentPlan {
     pub outputs: Vec<Prop>,
     pub tools: Vec<usize>,
     pub human_in_the_loop: bool,
-    pub model: crate::llm::ModelInfo,
+    pub model: ModelInfo,
 }
 
 /// What a session runs.
@@ -169,6 +172,8 @@ struct Planner<'a> {
     tools: Vec<ToolPlan>,
     tool_ids: HashMap<String, usize>,
     problems: Vec<Diagnostic>,
+    /// Whether an agent or a node calls a model.
+    uses_llm: bool,
 }
 
 /// A problem of the component `id`. The plan reads pyagentspec's layout of the document,
@@ -337,6 +342,11 @@ impl<'a> Planner<'a> {
             Some(NodeKind::InputMessage {
                 message: input.message.clone(),
             })
+        } else if let Some(llm) = any.downcast_ref::<LlmNode>() {
+            Some(NodeKind::Llm {
+                prompt: llm.prompt_template.clone(),
+                model: self.model(&llm.llm_config, node),
+            })
         } else if let Some(flow_node) = any.downcast_ref::<FlowNode>() {
             match self.resolved.get_as::<Flow, _>(&flow_node.subflow) {
                 Some(subflow) => Some(NodeKind::Flow {
@@ -395,36 +405,7 @@ impl<'a> Planner<'a> {
                 ));
             }
         }
-        let model = match self.resolved.get(&agent.llm_config) {
-            Some(config) => {
-                let text = |key: &str| {
-                    let value = config.field(key)?;
-                    value
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| value.downcast_ref::<Option<String>>().cloned().flatten())
-                };
-                crate::llm::ModelInfo {
-                    config_type: config.component_type().to_owned(),
-                    config_id: config.id().to_owned(),
-                    model_id: text("model_id").unwrap_or_default(),
-                    url: text("url"),
-                }
-            }
-            None => {
-                self.problems.push(problem(
-                    "unresolved-reference",
-                    format!("the LLM config of agent `{}` is not there", agent.name),
-                    &agent.id,
-                ));
-                crate::llm::ModelInfo {
-                    config_type: String::new(),
-                    config_id: String::new(),
-                    model_id: String::new(),
-                    url: None,
-                }
-            }
-        };
+        let model = self.model(&agent.llm_config, agent);
         self.agents.push(AgentPlan {
             system_prompt: agent.system_prompt.clone(),
             inputs: Prop::all(agent.inputs.as_deref()),
@@ -434,6 +415,37 @@ impl<'a> Planner<'a> {
             model,
         });
         self.agents.len() - 1
+    }
+
+    /// The model an agent or an LlmNode (`owner`) calls.
+    fn model(&mut self, position: &'a RefOr<AnyLlmConfig>, owner: &dyn ComponentInfo) -> ModelInfo {
+        self.uses_llm = true;
+        let Some(config) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("the LLM config of `{}` is not there", owner.name()),
+                owner.id(),
+            ));
+            return ModelInfo {
+                config_type: String::new(),
+                config_id: String::new(),
+                model_id: String::new(),
+                url: None,
+            };
+        };
+        let text = |key: &str| {
+            let value = config.field(key)?;
+            value
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| value.downcast_ref::<Option<String>>().cloned().flatten())
+        };
+        ModelInfo {
+            config_type: config.component_type().to_owned(),
+            config_id: config.id().to_owned(),
+            model_id: text("model_id").unwrap_or_default(),
+            url: text("url"),
+        }
     }
 
     fn tool(&mut self, position: &'a RefOr<Tool>, node: &dyn ComponentInfo) -> Option<usize> {
@@ -529,6 +541,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         tools: Vec::new(),
         tool_ids: HashMap::new(),
         problems: Vec::new(),
+        uses_llm: false,
     };
     let root = match laid_out.root() {
         Component::Flow(flow) => Root::Flow(planner.flow(flow)),
@@ -545,10 +558,10 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
             Root::Flow(0)
         }
     };
-    if matches!(root, Root::Agent(_)) && !available.llm {
+    if planner.uses_llm && !available.llm {
         planner.problems.push(problem(
             "missing-llm",
-            "the document runs an agent, and the runtime has no model (RuntimeBuilder::llm)"
+            "the document calls a model (an agent or an LlmNode), and the runtime has none (RuntimeBuilder::llm)"
                 .to_owned(),
             laid_out.root().id(),
         ));

@@ -308,3 +308,70 @@ fn a_failing_tool_fails_the_flow_with_the_tools_message() {
         "tool `inc` of node `first` failed: the service is down"
     );
 }
+
+#[test]
+fn llm_nodes_give_free_text_or_structured_outputs_and_leave_the_conversation_alone() {
+    use agentspec_runtime::llm::{ChatMessage, ChatResponse, ScriptedLlm};
+    let llm = Arc::new(ScriptedLlm::new([
+        ChatResponse::text("Rain sings on tin roofs."),
+        ChatResponse::text("Here it is:\n```json\n{\"score\": \"8\"}\n```"),
+    ]));
+    let loaded = Runtime::builder()
+        .llm(Arc::clone(&llm))
+        .build()
+        .load(&doc("poem"))
+        .unwrap();
+    let mut session = loaded.start(json!({"topic": "rain"})).unwrap();
+    let Status::Finished { outputs, messages } = run(&mut session) else {
+        panic!("finished")
+    };
+    // the score cast to its type, the reason left out by the model given its default
+    assert_eq!(
+        Value::Object(outputs),
+        json!({"generated_text": "Rain sings on tin roofs.", "score": 8, "reason": "none given"})
+    );
+    assert!(messages.is_empty() && session.messages().is_empty());
+    let requests = llm.requests();
+    assert_eq!(
+        requests[0].messages,
+        [ChatMessage::User {
+            content: "Write one line about rain.".into()
+        }]
+    );
+    assert_eq!(requests[0].response_format, None);
+    assert_eq!(
+        requests[1].messages,
+        [ChatMessage::User {
+            content: "Rate this line from 1 to 10: Rain sings on tin roofs.".into()
+        }]
+    );
+    assert_eq!(
+        requests[1].response_format,
+        Some(json!({"type": "object", "properties": {
+            "score": {"type": "integer"},
+            "reason": {"type": "string", "default": "none given"}},
+            "required": ["score"]}))
+    );
+}
+
+#[test]
+fn an_llm_node_whose_answer_holds_no_json_fails_naming_the_node() {
+    use agentspec_runtime::llm::{ChatResponse, ScriptedLlm};
+    let llm = ScriptedLlm::new([
+        ChatResponse::text("A line."),
+        ChatResponse::text("I would say eight."),
+    ]);
+    let loaded = Runtime::builder()
+        .llm(llm)
+        .build()
+        .load(&doc("poem"))
+        .unwrap();
+    let mut session = loaded.start(json!({"topic": "rain"})).unwrap();
+    let err = agentspec_types::tool::block_on(session.run()).unwrap_err();
+    assert_eq!(err.code, "llm-output");
+    assert_eq!(
+        err.message,
+        "the model's answer to node `rate` holds no JSON value: \"I would say eight.\""
+    );
+    assert_eq!(err.node.as_deref(), Some("rate"));
+}
