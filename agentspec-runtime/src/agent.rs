@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::cast::cast;
-use crate::core::{Core, Need};
+use crate::core::{Core, Need, Wait};
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
 use crate::plan::{AgentPlan, Prop, ToolPlace};
 use crate::template::render;
@@ -36,6 +36,9 @@ pub(crate) struct AgentRun {
     /// The next model call reminds the model that no user is there to answer.
     #[serde(default)]
     pub remind: bool,
+    /// The outputs the agent finished with, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub done: Option<Map<String, Value>>,
     pub wait: AgentWait,
 }
 
@@ -115,14 +118,41 @@ impl AgentRun {
             calls: 0,
             pending: VecDeque::new(),
             remind: false,
+            done: None,
             wait: AgentWait::Model,
         })
     }
 }
 
 impl Core {
+    /// The agent running: the session's, or the one of the AgentNode running.
+    fn active(&self) -> Option<&AgentRun> {
+        if let Some(run) = &self.state.agent {
+            return Some(run);
+        }
+        match &self.state.frames.last()?.wait {
+            Wait::Agent { run } => Some(run),
+            _ => None,
+        }
+    }
+
+    fn active_mut(&mut self) -> Option<&mut AgentRun> {
+        if let Some(run) = &mut self.state.agent {
+            return Some(run);
+        }
+        match &mut self.state.frames.last_mut()?.wait {
+            Wait::Agent { run } => Some(run),
+            _ => None,
+        }
+    }
+
+    /// Whether an agent is running (and answers go to it).
+    pub(crate) fn agent_active(&self) -> bool {
+        self.active().is_some()
+    }
+
     fn run_mut(&mut self) -> &mut AgentRun {
-        self.state.agent.as_mut().expect("an agent session")
+        self.active_mut().expect("an agent is running")
     }
 
     /// The request for the model: the system prompt, the conversation, the tools.
@@ -179,11 +209,17 @@ impl Core {
         }
     }
 
+    /// Runs the active agent until it needs an answer, or finishes
+    /// ([`Need::Finished`] with its outputs: the caller finishes the session, or the
+    /// AgentNode).
     pub(crate) fn advance_agent(&mut self) -> Result<Need, RunError> {
         let plan = Arc::clone(&self.plan);
         let max_iterations = self.limits.max_iterations;
         loop {
             let run = self.run_mut();
+            if let Some(outputs) = run.done.take() {
+                return Ok(Need::Finished(outputs));
+            }
             let agent = &plan.agents[run.agent];
             match std::mem::take(&mut run.wait) {
                 AgentWait::Model => {
@@ -197,7 +233,7 @@ impl Core {
                         ));
                     }
                     run.wait = AgentWait::Model;
-                    let run = self.state.agent.as_ref().expect("an agent session");
+                    let run = self.active().expect("an agent is running");
                     return Ok(Need::Model(self.chat_request(agent, run)));
                 }
                 AgentWait::User { asked_at } => {
@@ -234,10 +270,7 @@ impl Core {
                     };
                     if request.name == SUBMIT && !agent.outputs.is_empty() {
                         match submitted(&agent.outputs, &request.args) {
-                            Ok(outputs) => {
-                                self.state.finished = Some(outputs.clone());
-                                return Ok(Need::Finished(outputs));
-                            }
+                            Ok(outputs) => return Ok(Need::Finished(outputs)),
                             Err(problem) => {
                                 self.state.messages.push(Message::tool_result(
                                     &request.id,
@@ -314,7 +347,7 @@ impl Core {
 
     /// The model's answer, from the driver.
     pub(crate) fn answer_model(&mut self, response: ChatResponse) -> Result<(), RunError> {
-        if self.state.agent.is_none() {
+        if !self.agent_active() {
             return self.answer_llm_node(response);
         }
         let plan = Arc::clone(&self.plan);
@@ -344,7 +377,7 @@ impl Core {
                 self.run_mut().wait = AgentWait::User { asked_at };
             } else if agent.outputs.is_empty() {
                 // no one to answer and nothing to submit: the answer is the end
-                self.state.finished = Some(Map::new());
+                self.run_mut().done = Some(Map::new());
             } else {
                 self.run_mut().remind = true;
                 self.run_mut().wait = AgentWait::Model;

@@ -56,6 +56,8 @@ pub(crate) enum Wait {
     Model { request: ChatRequest },
     /// The LlmNode's outputs, read from the model's answer.
     Generated { outputs: Map<String, Value> },
+    /// The agent of this AgentNode, running.
+    Agent { run: Box<AgentRun> },
 }
 
 /// The whole state of a session.
@@ -256,7 +258,11 @@ impl Core {
 
     fn advance_inner(&mut self) -> Result<Need, RunError> {
         if self.state.agent.is_some() {
-            return self.advance_agent();
+            let need = self.advance_agent()?;
+            if let Need::Finished(outputs) = &need {
+                self.state.finished = Some(outputs.clone());
+            }
+            return Ok(need);
         }
         let plan = Arc::clone(&self.plan);
         loop {
@@ -340,6 +346,18 @@ impl Core {
                     };
                     return Ok(Need::Model(request));
                 }
+                Wait::Agent { run } => {
+                    self.top().wait = Wait::Agent { run };
+                    match self.advance_agent()? {
+                        Need::Finished(outputs) => {
+                            self.top().wait = Wait::Nothing;
+                            if let Some(need) = self.complete(node, outputs, "next")? {
+                                return Ok(need);
+                            }
+                        }
+                        need => return Ok(need),
+                    }
+                }
                 Wait::Generated { outputs } => {
                     if let Some(need) = self.complete(node, outputs, "next")? {
                         return Ok(need);
@@ -401,6 +419,17 @@ impl Core {
                 let asked_at = self.state.messages.len();
                 self.top().wait = Wait::User { asked_at };
                 Ok(Some(Need::User))
+            }
+            NodeKind::Agent { agent } => {
+                let run =
+                    AgentRun::new(&self.plan.agents[*agent], *agent, inputs).map_err(|e| {
+                        RunError {
+                            node: Some(node.id.clone()),
+                            ..e
+                        }
+                    })?;
+                self.top().wait = Wait::Agent { run: Box::new(run) };
+                Ok(None)
             }
             NodeKind::Llm { prompt, model } => {
                 let prompt = render(prompt, |name| inputs.get(name));
@@ -565,7 +594,7 @@ impl Core {
         id: &str,
         result: Result<Value, String>,
     ) -> Result<(), RunError> {
-        if self.state.agent.is_some() {
+        if self.agent_active() {
             return self.agent_result(id, result, false);
         }
         let plan = Arc::clone(&self.plan);
@@ -602,7 +631,7 @@ impl Core {
 
     /// The result of a client tool, from the caller.
     pub fn answer_client(&mut self, id: &str, content: Value) -> Result<(), RunError> {
-        if self.state.agent.is_some() {
+        if self.agent_active() {
             return self.agent_result(id, Ok(content), true);
         }
         let frame = self.top();
@@ -623,7 +652,7 @@ impl Core {
 
     /// The caller's decision on a call waiting for confirmation.
     pub fn decide(&mut self, id: &str, accept: bool, reason: String) -> Result<(), RunError> {
-        if self.state.agent.is_some() {
+        if self.agent_active() {
             return self.agent_decide(id, accept, reason);
         }
         let frame = self.top();
@@ -684,6 +713,8 @@ impl Core {
                 (Wait::User { .. }, _) => false,
                 (Wait::Model { .. } | Wait::Generated { .. }, NodeKind::Llm { .. }) => true,
                 (Wait::Model { .. } | Wait::Generated { .. }, _) => false,
+                (Wait::Agent { .. }, NodeKind::Agent { .. }) => true,
+                (Wait::Agent { .. }, _) => false,
                 (_, NodeKind::Tool { .. }) => true,
                 _ => false,
             };

@@ -38,13 +38,13 @@
 //! # What runs so far
 //!
 //! - Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
-//!   `requires_confirmation`), BranchingNode, LlmNode, InputMessageNode, OutputMessageNode
-//!   and FlowNode (nested flows, pausing inside them too).
-//! - An Agent at the root of the document, with ServerTools and ClientTools, confirmations,
-//!   `human_in_the_loop` and outputs, against any [`llm::LlmClient`] ([`llm::ScriptedLlm`]
-//!   answers from a script).
+//!   `requires_confirmation`), BranchingNode, LlmNode, AgentNode, InputMessageNode,
+//!   OutputMessageNode and FlowNode (nested flows and agents, pausing inside them too).
+//! - An Agent, at the root of the document or in an AgentNode, with ServerTools and
+//!   ClientTools, confirmations, `human_in_the_loop` and outputs, against any
+//!   [`llm::LlmClient`] ([`llm::ScriptedLlm`] answers from a script).
 //!
-//! Not yet: AgentNode, ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
+//! Not yet: ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
 //! CatchExceptionNode, Swarm, ManagerWorkers, SpecializedAgent, RemoteTool, MCPTool,
 //! BuiltinTool, toolboxes, transforms, and an HTTP client for OpenAI-compatible endpoints.
 //! Each is refused at load with an `unsupported-component` error naming it.
@@ -78,6 +78,9 @@
 //!   first output. An answer with no JSON fails with `llm-output`.
 //! - A FlowNode runs its subflow in the same conversation and takes the branch named by the
 //!   EndNode the subflow reached.
+//! - An AgentNode runs its Agent with the node's inputs, in the flow's conversation; the
+//!   agent's outputs are the node's. An agent with a human in the loop and no outputs never
+//!   finishes, so neither does its node (as in wayflowcore).
 //! - A session runs at most [`RuntimeBuilder::max_steps`] nodes.
 //!
 //! # How an agent runs

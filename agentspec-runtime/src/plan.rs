@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
-    Agent, AnyLlmConfig, BranchingNode, ClientTool, Component, ComponentInfo, Diagnostic, Document,
-    EndNode, Flow, FlowNode, InputMessageNode, JsonObject, LlmNode, Node, OutputMessageNode, RefOr,
-    ServerTool, StartNode, Tool, ToolNode,
+    Agent, AgentNode, AnyLlmConfig, BranchingNode, ClientTool, Component, ComponentInfo,
+    Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode, JsonObject, LlmNode, Node,
+    OutputMessageNode, RefOr, ServerTool, StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
 
@@ -55,6 +55,7 @@ pub(crate) enum NodeKind {
     InputMessage { message: Option<String> },
     Flow { flow: usize },
     Llm { prompt: String, model: ModelInfo },
+    Agent { agent: usize },
 }
 
 /// One data edge leaving a node.
@@ -342,6 +343,34 @@ impl<'a> Planner<'a> {
             Some(NodeKind::InputMessage {
                 message: input.message.clone(),
             })
+        } else if let Some(agent_node) = any.downcast_ref::<AgentNode>() {
+            match self.resolved.get(&agent_node.agent) {
+                Some(agentic) => match agentic.as_any().downcast_ref::<Agent>() {
+                    Some(agent) => Some(NodeKind::Agent {
+                        agent: self.agent(agent),
+                    }),
+                    None => {
+                        self.problems.push(problem(
+                            "unsupported-component",
+                            format!(
+                                "the agent of node `{}` is a {}, which this runtime does not run yet",
+                                node.name(),
+                                agentic.component_type()
+                            ),
+                            agentic.id(),
+                        ));
+                        None
+                    }
+                },
+                None => {
+                    self.problems.push(problem(
+                        "unresolved-reference",
+                        format!("the agent of node `{}` is not there", node.name()),
+                        node.id(),
+                    ));
+                    None
+                }
+            }
         } else if let Some(llm) = any.downcast_ref::<LlmNode>() {
             Some(NodeKind::Llm {
                 prompt: llm.prompt_template.clone(),

@@ -241,3 +241,40 @@ fn an_agent_needs_a_model_and_its_inputs() {
     let err = load("summer", &llm).start(json!({})).err().unwrap();
     assert_eq!(err.code, "missing-input");
 }
+
+#[test]
+fn an_agent_node_pauses_inside_the_flow_and_its_outputs_go_on_along_the_data_edges() {
+    let llm = Arc::new(ScriptedLlm::new([
+        ChatResponse::call("c1", "read_screen", json!({})),
+        ChatResponse::call("c2", "inc", json!({"x": 41})),
+        ChatResponse::call("c3", "submit_result", json!({"answer": "42"})),
+    ]));
+    let mut session = load("helpdesk", &llm)
+        .start(json!({"question": "What is on my screen, plus one?"}))
+        .unwrap();
+    let Status::ToolConfirmation(requests) = run(&mut session) else {
+        panic!("a confirmation")
+    };
+    let mut session = through_a_new_process(session, "helpdesk", &llm);
+    session.confirm(&requests[0].id).unwrap();
+    let Status::ToolRequest(requests) = run(&mut session) else {
+        panic!("a client tool call")
+    };
+    let mut session = through_a_new_process(session, "helpdesk", &llm);
+    session
+        .append_tool_result(&requests[0].id, json!(41))
+        .unwrap();
+    let Status::Finished { outputs, messages } = run(&mut session) else {
+        panic!("finished")
+    };
+    assert_eq!(Value::Object(outputs), json!({"answer": "42"}));
+    let said: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(said, ["The answer is 42."]);
+    // the agent's prompt, its input filled by the flow
+    assert_eq!(
+        llm.requests()[0].messages,
+        [ChatMessage::System {
+            content: "Answer: What is on my screen, plus one?".into()
+        }]
+    );
+}
