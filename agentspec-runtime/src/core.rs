@@ -272,6 +272,14 @@ impl Core {
             let wait = std::mem::take(&mut frame.wait);
             match wait {
                 Wait::Nothing => {
+                    // the node's own work (a node that waits is entered again on resume)
+                    let _span = tracing::info_span!(
+                        "node",
+                        otel.name = %format_args!("node {}", node.name),
+                        agentspec.node.id = %node.id,
+                        agentspec.node.type = node.kind.component_type(),
+                    )
+                    .entered();
                     if let Some(need) = self.enter(node)? {
                         return Ok(need);
                     }

@@ -104,6 +104,16 @@
 //!   user messages; past it the session fails with `iteration-limit` (wayflowcore's cap is
 //!   10 and gives the outputs' defaults: an error is easier to act on).
 //!
+//! # Tracing
+//!
+//! [`Session::run`] opens spans through `tracing`, named and filled as the OpenTelemetry
+//! GenAI conventions say (`otel.name` holds the full name): `invoke_agent {name}` for an
+//! agent's session (`gen_ai.operation.name`, `gen_ai.agent.name`), `workflow {name}` for a
+//! flow's, `chat {model}` per model call (`gen_ai.request.model`), `execute_tool {name}` per
+//! ServerTool call (`gen_ai.tool.name`, `gen_ai.tool.call.id`), and `node {name}` for the
+//! work of each node (`agentspec.node.id`, `agentspec.node.type`). No field holds a secret:
+//! neither a config's URL nor its key, nor a tool's arguments or result.
+//!
 //! # Saved sessions
 //!
 //! [`Session::save`] is taken between two runs, so at a pause or at the end: nothing is in
@@ -131,7 +141,7 @@ pub use cast::CastError;
 
 use crate::core::{Core, Limits, Need};
 use crate::llm::LlmClient;
-use crate::plan::{Available, Plan, ToolPlace};
+use crate::plan::{Available, Plan, Root, ToolPlace};
 
 /// Who wrote a message of the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -542,10 +552,43 @@ impl Session {
     /// way (the toolbox's, or the host callback's). A failure (a tool that fails, an input
     /// with no value) is an error, and the session keeps failing with it.
     pub async fn run(&mut self) -> Result<Status, RunError> {
+        use tracing::Instrument;
+        let span = match self.core.plan.root {
+            Root::Agent(agent) => {
+                let name = &self.core.plan.agents[agent].name;
+                tracing::info_span!(
+                    "invoke_agent",
+                    otel.name = %format_args!("invoke_agent {name}"),
+                    gen_ai.operation.name = "invoke_agent",
+                    gen_ai.agent.name = %name,
+                )
+            }
+            Root::Flow(flow) => {
+                let name = &self.core.plan.flows[flow].name;
+                tracing::info_span!(
+                    "workflow",
+                    otel.name = %format_args!("workflow {name}"),
+                    agentspec.flow.name = %name,
+                )
+            }
+        };
+        self.run_steps().instrument(span).await
+    }
+
+    async fn run_steps(&mut self) -> Result<Status, RunError> {
+        use tracing::Instrument;
         loop {
             match self.core.advance()? {
                 Need::Call { request, tool } => {
-                    let result = self.call(tool, &request).await;
+                    // the arguments and the result are left out: they may hold secrets
+                    let span = tracing::info_span!(
+                        "execute_tool",
+                        otel.name = %format_args!("execute_tool {}", request.name),
+                        gen_ai.operation.name = "execute_tool",
+                        gen_ai.tool.name = %request.name,
+                        gen_ai.tool.call.id = %request.id,
+                    );
+                    let result = self.call(tool, &request).instrument(span).await;
                     self.core.answer_server(&request.id, result)?;
                 }
                 Need::User => {
@@ -554,8 +597,15 @@ impl Session {
                     });
                 }
                 Need::Model(request) => {
+                    // the model's id only: the config's URL and key may hold secrets
+                    let span = tracing::info_span!(
+                        "chat",
+                        otel.name = %format_args!("chat {}", request.model.model_id),
+                        gen_ai.operation.name = "chat",
+                        gen_ai.request.model = %request.model.model_id,
+                    );
                     let answer = match &self.runtime.llm {
-                        Some(llm) => llm.chat(request).await,
+                        Some(llm) => llm.chat(request).instrument(span).await,
                         None => Err(llm::LlmError("the runtime has no model".to_owned())),
                     };
                     match answer {

@@ -58,6 +58,23 @@ pub(crate) enum NodeKind {
     Agent { agent: usize },
 }
 
+impl NodeKind {
+    /// The node's component type.
+    pub fn component_type(&self) -> &'static str {
+        match self {
+            NodeKind::Start => "StartNode",
+            NodeKind::End { .. } => "EndNode",
+            NodeKind::Tool { .. } => "ToolNode",
+            NodeKind::Branching { .. } => "BranchingNode",
+            NodeKind::OutputMessage { .. } => "OutputMessageNode",
+            NodeKind::InputMessage { .. } => "InputMessageNode",
+            NodeKind::Flow { .. } => "FlowNode",
+            NodeKind::Llm { .. } => "LlmNode",
+            NodeKind::Agent { .. } => "AgentNode",
+        }
+    }
+}
+
 /// One data edge leaving a node.
 #[derive(Debug, Clone)]
 pub(crate) struct Feed {
@@ -121,6 +138,7 @@ pub(crate) struct ToolPlan {
 /// An agent: its prompt, its tools by index, and its model.
 #[derive(Debug, Clone)]
 pub(crate) struct AgentPlan {
+    pub name: String,
     pub system_prompt: String,
     pub inputs: Vec<Prop>,
     pub outputs: Vec<Prop>,
@@ -436,6 +454,7 @@ impl<'a> Planner<'a> {
         }
         let model = self.model(&agent.llm_config, agent);
         self.agents.push(AgentPlan {
+            name: agent.name.clone(),
             system_prompt: agent.system_prompt.clone(),
             inputs: Prop::all(agent.inputs.as_deref()),
             outputs: Prop::all(agent.outputs.as_deref()),

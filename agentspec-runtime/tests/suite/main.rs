@@ -3,6 +3,7 @@
 
 mod agents;
 mod flows;
+mod tracing;
 
 use agentspec_runtime::{Session, Status};
 use agentspec_types::{Document, tool};
