@@ -896,4 +896,83 @@ fn runtime_flows(runs: usize, quick: bool) {
             saved.len(),
         );
     }
+    agent_turns(runs);
+}
+
+/// An agent making 10 `inc` calls against a scripted model in process: the runtime's own
+/// time per model turn (the model answers from memory, so the time is the runtime's), and a
+/// session paused at a confirmation: its memory and the size of its saved state.
+fn agent_turns(runs: usize) {
+    use agentspec_runtime::llm::{ChatResponse, ScriptedLlm};
+    use agentspec_runtime::{Runtime, Status};
+    let agent = json!({
+        "component_type": "Agent", "id": "counter", "name": "counter", "description": null,
+        "metadata": {}, "inputs": [], "outputs": [], "system_prompt": "Count with inc.",
+        "human_in_the_loop": true, "toolboxes": [], "transforms": [],
+        "llm_config": {"component_type": "OpenAiCompatibleConfig", "id": "llm", "name": "llm",
+            "description": null, "metadata": {}, "default_generation_parameters": null,
+            "model_id": "scripted", "url": "http://127.0.0.1:5099"},
+        "tools": [{"component_type": "ServerTool", "id": "inc", "name": "inc", "description": "Adds one.",
+            "metadata": {}, "inputs": [{"title": "x", "type": "integer"}],
+            "outputs": [{"title": "x", "type": "integer"}], "requires_confirmation": false}],
+        "agentspec_version": "26.1.2"
+    });
+    let doc = Document::from_value(&agent).expect("loads");
+    let script = || {
+        let mut answers: Vec<ChatResponse> = (0..10)
+            .map(|i| ChatResponse::call(format!("c{i}"), "inc", json!({"x": i})))
+            .collect();
+        answers.push(ChatResponse::text("done after 10 tool calls"));
+        answers
+    };
+    let turns = fastest(runs, || {
+        let runtime = Runtime::builder()
+            .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+            .llm(ScriptedLlm::new(script()))
+            .build();
+        let mut session = runtime
+            .load(&doc)
+            .expect("compiles")
+            .start(json!({}))
+            .expect("starts");
+        session.append_user_message("go");
+        let status = block_on(session.run()).expect("runs");
+        assert!(
+            matches!(status, Status::UserMessageRequest { .. }),
+            "{status:?}"
+        );
+    });
+    // paused at a confirmation after 10 turns
+    let mut confirm = agent.clone();
+    confirm["tools"][0]["requires_confirmation"] = json!(true);
+    let doc = Document::from_value(&confirm).expect("loads");
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+        .llm(ScriptedLlm::new(script()))
+        .build();
+    let loaded = runtime.load(&doc).expect("compiles");
+    let mut saved_len = 0;
+    let memory = peak(|| {
+        let mut session = loaded.start(json!({})).expect("starts");
+        session.append_user_message("go");
+        for _ in 0..10 {
+            let Status::ToolConfirmation(requests) = block_on(session.run()).expect("runs") else {
+                panic!("a confirmation")
+            };
+            session.confirm(&requests[0].id).expect("confirms");
+        }
+        saved_len = serde_json::to_string(&session.save()).expect("saves").len();
+        session
+    });
+    println!();
+    println!(
+        "| runtime: agent, 10 tool calls, scripted model in process | load + 11 model turns ms | µs per turn | paused session peak KiB (10 calls made) | saved state bytes |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| one session | {:.3} | {:.1} | {:.1} | {saved_len} |",
+        ms(turns),
+        turns.as_secs_f64() * 1e6 / 11.0,
+        memory as f64 / 1024.0,
+    );
 }
