@@ -10,58 +10,17 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::cast::cast;
-use crate::core::{Core, Need, Wait};
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
 use crate::plan::{AgentPlan, Prop, ToolPlace};
+use crate::state::{AgentRun, AgentWait, Core, Need, Wait};
 use crate::template::render;
 use crate::{Message, Role, RunError, ToolRequest};
 
 /// The name of the tool an agent with outputs finishes with.
 pub(crate) const SUBMIT: &str = "submit_result";
-
-/// A running agent.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct AgentRun {
-    pub agent: usize,
-    /// The values of its inputs (its prompt's placeholders).
-    pub inputs: Map<String, Value>,
-    /// Model calls since the last user message.
-    pub calls: u32,
-    /// The tool calls of the model's last answer not made yet.
-    pub pending: VecDeque<ToolRequest>,
-    /// The next model call reminds the model that no user is there to answer.
-    #[serde(default)]
-    pub remind: bool,
-    /// The outputs the agent finished with, when it did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub done: Option<Map<String, Value>>,
-    pub wait: AgentWait,
-}
-
-/// What the agent waits for.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(tag = "for", rename_all = "snake_case")]
-pub(crate) enum AgentWait {
-    /// Nothing: the pending calls are made, then the model is asked.
-    #[default]
-    Nothing,
-    /// The model's answer.
-    Model,
-    /// A user message after the conversation had `asked_at` messages.
-    User { asked_at: usize },
-    /// The caller's decision on a call.
-    Confirmation { request: ToolRequest },
-    /// An accepted call, made next.
-    Accepted { request: ToolRequest },
-    /// A client tool's result.
-    Client { request: ToolRequest },
-    /// A ServerTool's result.
-    Server { request: ToolRequest },
-}
 
 /// The JSON Schema of arguments whose properties are `props`.
 pub(crate) fn parameters(props: &[Prop]) -> Value {

@@ -5,110 +5,14 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::agent::AgentRun;
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
 use crate::plan::{NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
+use crate::state::{AgentRun, Core, Frame, Limits, Need, State, Wait};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
-
-/// A running flow: the frame of the top flow, or of a subflow a FlowNode runs.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Frame {
-    pub flow: usize,
-    /// The node running or about to run.
-    pub node: usize,
-    /// The input values data edges gave each node so far, by node (the last writer wins).
-    pub slots: Vec<Map<String, Value>>,
-    pub wait: Wait,
-}
-
-/// What the current node of a frame waits for.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(tag = "for", rename_all = "snake_case")]
-pub(crate) enum Wait {
-    /// Nothing: the node runs when the frame is advanced.
-    #[default]
-    Nothing,
-    /// A user message appended after the conversation had `asked_at` messages.
-    User { asked_at: usize },
-    /// The caller's decision on a tool call that requires confirmation.
-    Confirmation { request: ToolRequest },
-    /// The caller accepted the call: it is made next.
-    Accepted { request: ToolRequest },
-    /// The caller refused the call.
-    Rejected {
-        request: ToolRequest,
-        reason: String,
-    },
-    /// The result of a client tool, from the caller.
-    Client { request: ToolRequest },
-    /// The result of a ServerTool, from the driver.
-    Server { request: ToolRequest },
-    /// A tool's result, arrived.
-    Result { value: Value },
-    /// The subflow of this FlowNode, running in the next frame.
-    Subflow,
-    /// The model's answer to this LlmNode's request.
-    Model { request: ChatRequest },
-    /// The LlmNode's outputs, read from the model's answer.
-    Generated { outputs: Map<String, Value> },
-    /// The agent of this AgentNode, running.
-    Agent { run: Box<AgentRun> },
-}
-
-/// The whole state of a session.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct State {
-    pub frames: Vec<Frame>,
-    pub messages: Vec<Message>,
-    /// The number of messages the caller has seen (returned by an earlier `run`).
-    pub seen: usize,
-    /// The next tool request id.
-    pub next_id: u64,
-    /// Nodes run so far.
-    pub steps: u64,
-    /// The agent, when the session runs one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<AgentRun>,
-    /// The outputs, once the session finished.
-    pub finished: Option<Map<String, Value>>,
-    /// The error the session failed with: it fails with it again.
-    pub failed: Option<crate::SavedError>,
-}
-
-/// What the core needs to go on.
-#[derive(Debug)]
-pub(crate) enum Need {
-    /// A ServerTool call, made by the driver: `answer_server` gives its result.
-    Call { request: ToolRequest, tool: usize },
-    /// A user message (`append_user_message`).
-    User,
-    /// The results of client tools (`answer_client`).
-    Client(Vec<ToolRequest>),
-    /// Decisions on tool calls (`confirm`, `reject`).
-    Confirm(Vec<ToolRequest>),
-    /// The model's answer to this request (`answer_model`).
-    Model(crate::llm::ChatRequest),
-    /// The session finished with these outputs.
-    Finished(Map<String, Value>),
-}
-
-/// The limits a session runs under.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
-    pub max_steps: u64,
-    pub max_iterations: u32,
-}
-
-pub(crate) struct Core {
-    pub plan: Arc<Plan>,
-    pub state: State,
-    pub limits: Limits,
-}
 
 /// A saved state that does not fit the document's flows.
 fn mismatch() -> RunError {

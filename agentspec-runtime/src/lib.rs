@@ -127,6 +127,7 @@ mod cast;
 mod core;
 pub mod llm;
 mod plan;
+mod state;
 pub mod template;
 
 use std::future::Future;
@@ -139,9 +140,9 @@ use serde_json::{Map, Value};
 
 pub use cast::CastError;
 
-use crate::core::{Core, Limits, Need};
 use crate::llm::LlmClient;
 use crate::plan::{Available, Plan, Root, ToolPlace};
+use crate::state::{Core, Limits, Need};
 
 /// Who wrote a message of the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use agentspec_runtime::llm::{ChatMessage, ChatResponse, ScriptedLlm};
-use agentspec_runtime::{Loaded, Role, Runtime, SavedSession, Session, Status};
+use agentspec_runtime::{Loaded, Role, Runtime, Session, Status};
 use agentspec_types::Toolbox;
 use serde_json::{Value, json};
 
-use super::{IncTool, doc, run};
+use super::{IncTool, doc, resumed_in, run};
 
 fn load(name: &str, llm: &Arc<ScriptedLlm>) -> Loaded {
     Runtime::builder()
@@ -23,10 +23,7 @@ fn load(name: &str, llm: &Arc<ScriptedLlm>) -> Loaded {
 
 /// Saves the session and resumes it in a runtime built anew, through JSON text.
 fn through_a_new_process(session: Session, name: &str, llm: &Arc<ScriptedLlm>) -> Session {
-    let text = serde_json::to_string(&session.save()).unwrap();
-    drop(session);
-    let saved: SavedSession = serde_json::from_str(&text).unwrap();
-    load(name, llm).resume(saved).expect("resumes")
+    resumed_in(session, load(name, llm))
 }
 
 #[test]

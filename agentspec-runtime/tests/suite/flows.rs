@@ -8,7 +8,7 @@ use agentspec_runtime::{HostFuture, Loaded, Role, Runtime, SavedSession, Session
 use agentspec_types::Toolbox;
 use serde_json::{Value, json};
 
-use super::{IncTool, doc, run};
+use super::{IncTool, doc, resumed_in, run};
 
 /// The booking tool of the desk, as a host callback that counts its calls.
 fn booking_host(calls: Arc<AtomicUsize>) -> impl Fn(&str, Value) -> HostFuture + Send + Sync {
@@ -37,10 +37,7 @@ fn desk(calls: Arc<AtomicUsize>) -> Loaded {
 /// Saves the session and resumes it in a runtime built anew, through JSON text: what a
 /// second process does.
 fn through_a_new_process(session: Session, calls: &Arc<AtomicUsize>) -> Session {
-    let text = serde_json::to_string(&session.save()).unwrap();
-    drop(session);
-    let saved: SavedSession = serde_json::from_str(&text).unwrap();
-    desk(Arc::clone(calls)).resume(saved).expect("resumes")
+    resumed_in(session, desk(Arc::clone(calls)))
 }
 
 #[test]

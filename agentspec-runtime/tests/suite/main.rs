@@ -5,7 +5,7 @@ mod agents;
 mod flows;
 mod tracing;
 
-use agentspec_runtime::{Session, Status};
+use agentspec_runtime::{Loaded, SavedSession, Session, Status};
 use agentspec_types::{Document, tool};
 
 /// Adds one.
@@ -23,4 +23,13 @@ fn doc(name: &str) -> Document {
 /// Runs the session to its next stop.
 fn run(session: &mut Session) -> Status {
     agentspec_types::tool::block_on(session.run()).expect("runs")
+}
+
+/// Saves the session and resumes it in `fresh` (a runtime built anew), through JSON text:
+/// what a second process does.
+fn resumed_in(session: Session, fresh: Loaded) -> Session {
+    let text = serde_json::to_string(&session.save()).unwrap();
+    drop(session);
+    let saved: SavedSession = serde_json::from_str(&text).unwrap();
+    fresh.resume(saved).expect("resumes")
 }
