@@ -8,6 +8,7 @@
 //! `null` (pyagentspec infers it when it loads the document), and a plugin component is left
 //! as built.
 
+use crate::syntax::view::{Kind, View};
 use serde_json::{Map, Value, json};
 
 /// Fills in, at any depth of `value`, what pyagentspec infers (on a stack grown as deep as
@@ -30,31 +31,23 @@ pub(crate) fn infer(value: &mut Value) {
 /// Whether a component of `value` leaves out what [`infer`] may fill in: `inputs` or
 /// `outputs` unset (`null`), or no `branches` on a node other than an EndNode. One walk,
 /// without recursion; false for what pyagentspec writes, which infers them when it builds.
-pub(crate) fn leaves_out_inferred(value: &Value) -> bool {
+pub(crate) fn leaves_out_inferred<'a>(value: impl View<'a>) -> bool {
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
-        match value {
-            Value::Object(map) => {
-                if let Some(ty) =
-                    crate::syntax::value::field(map, "component_type").and_then(Value::as_str)
-                    && !map.contains_key("component_plugin_name")
-                {
-                    let unset = |key: &str| {
-                        crate::syntax::value::field(map, key).is_some_and(Value::is_null)
-                    };
-                    let no_branches = ty != "EndNode"
-                        && map
-                            .get("branches")
-                            .is_some_and(|b| b.as_array().is_some_and(Vec::is_empty));
-                    if unset("inputs") || unset("outputs") || no_branches {
-                        return true;
-                    }
-                }
-                stack.extend(map.values());
+        if value.is_object()
+            && let Some(ty) = value.get("component_type").and_then(View::as_str)
+            && value.get("component_plugin_name").is_none()
+        {
+            let unset = |key: &str| value.get(key).is_some_and(|v| v.kind() == Kind::Null);
+            let no_branches = ty != "EndNode"
+                && value
+                    .get("branches")
+                    .is_some_and(|b| b.kind() == Kind::Array && b.len() == 0);
+            if unset("inputs") || unset("outputs") || no_branches {
+                return true;
             }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
         }
+        stack.extend(value.children().map(|(_, c)| c));
     }
     false
 }

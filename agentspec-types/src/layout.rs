@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::tree::MAX_DEPTH;
 use crate::syntax::value::field;
+use crate::syntax::view::{Kind, View};
 
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,21 +73,17 @@ fn count(value: &Value) -> usize {
 
 /// The entries of every `$referenced_components` map of `value`, at any depth (borrowed: a
 /// map's entries hold the maps nested in them, so copies would be quadratic in the depth).
-fn namespace<'a>(value: &'a Value, out: &mut IdMap<&'a str, &'a Value>) {
+fn namespace<'a, N: View<'a>>(value: N, out: &mut IdMap<&'a str, N>) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if let Some(Value::Object(entries)) = field(map, "$referenced_components") {
-                    for (k, body) in entries {
-                        out.entry(k.as_str()).or_insert(body);
-                    }
-                }
-                stack.extend(map.values());
+        if let Some(entries) = v.referenced_components()
+            && entries.is_object()
+        {
+            for (k, body) in entries.children() {
+                out.entry(k).or_insert(body);
             }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
         }
+        stack.extend(v.children().map(|(_, c)| c));
     }
 }
 
@@ -188,84 +185,76 @@ fn expand_inner(
     })
 }
 
-/// A component's id, when `map` is a component.
-fn component_id(map: &Map<String, Value>) -> Option<&str> {
-    field(map, "component_type")?.as_str()?;
-    field(map, "id")?.as_str()
-}
-
 /// Where the layout finds components: the bodies of every `$referenced_components` map of
 /// a value (the first entry of a key wins) and the supplied ones, by key.
-struct Scope<'a> {
-    by_key: IdMap<&'a str, &'a Value>,
+struct Scope<'a, N> {
+    by_key: IdMap<&'a str, N>,
     /// Components to leave out, written as a reference to their new key instead (`split`).
-    cut: &'a HashMap<String, String>,
+    cut: Option<&'a HashMap<String, String>>,
 }
 
-impl<'a> Scope<'a> {
-    fn new(
-        value: &'a Value,
-        supplied: &'a HashMap<String, Value>,
-        cut: &'a HashMap<String, String>,
-    ) -> Self {
+impl<'a, N: View<'a>> Scope<'a, N> {
+    fn new(value: N, supplied: &[(&'a str, N)], cut: Option<&'a HashMap<String, String>>) -> Self {
         let mut by_key = IdMap::default();
         namespace(value, &mut by_key);
         // the supplied components, then the maps inside them
-        for (k, body) in supplied {
-            by_key.entry(k.as_str()).or_insert(body);
+        for &(k, body) in supplied {
+            by_key.entry(k).or_insert(body);
         }
-        for body in supplied.values() {
+        for &(_, body) in supplied {
             namespace(body, &mut by_key);
         }
         Scope { by_key, cut }
     }
 
+    /// The new key of a component cut out.
+    fn cut_to(&self, id: &str) -> Option<&'a String> {
+        self.cut?.get(id)
+    }
+
     /// The component `value` is or names: (its id, its body). A reference to nothing known
     /// is not one.
-    fn component(&self, value: &'a Value) -> Option<(&'a str, &'a Value)> {
-        let Value::Object(map) = value else {
+    fn component(&self, value: N) -> Option<(&'a str, N)> {
+        if !value.is_object() {
             return None;
-        };
-        if let Some(id) = component_id(map) {
+        }
+        if let Some(id) = value.component_id() {
             return Some((id, value));
         }
-        let body = *self.by_key.get(reference(map)?)?;
-        match body {
-            Value::Object(b) => component_id(b).map(|id| (id, body)),
-            _ => None,
-        }
+        let body = *self.by_key.get(value.reference()?)?;
+        body.component_id().map(|id| (id, body))
     }
 
     /// The components directly inside `value` (not inside another component), in order;
     /// those cut out are not uses.
-    fn uses(&self, value: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
-        match value {
-            Value::Object(map) => match self.component(value) {
-                Some((id, _)) if self.cut.contains_key(id) => {}
+    fn uses(&self, value: N, out: &mut Vec<(&'a str, N)>) {
+        match value.kind() {
+            Kind::Object => match self.component(value) {
+                Some((id, _)) if self.cut_to(id).is_some() => {}
                 Some(c) => out.push(c),
-                None => map.values().for_each(|v| self.uses(v, out)),
+                None => value.children().for_each(|(_, v)| self.uses(v, out)),
             },
-            Value::Array(items) => items.iter().for_each(|v| self.uses(v, out)),
+            Kind::Array => value.children().for_each(|(_, v)| self.uses(v, out)),
             _ => {}
         }
     }
 }
 
 /// The components reachable from a root, each once, with the places each one uses.
-struct Graph<'a> {
+struct Graph<'a, N> {
     ids: Vec<&'a str>,
     index: IdMap<&'a str, usize>,
     /// Each component's body as written (borrowed: nothing is copied or inlined).
-    bodies: Vec<&'a Value>,
+    bodies: Vec<N>,
     /// Direct uses: for each component, the components in its body (one entry per place).
     uses: Vec<Vec<usize>>,
 }
 
-impl<'a> Graph<'a> {
+impl<'a, N: View<'a>> Graph<'a, N> {
     /// Every component reachable from `root` (itself a component, the graph's node 0),
     /// following references through `scope`, each once. Two copies of one id must be
     /// identical. Linear in the bodies, however often a component is referenced.
-    fn build(root: (&'a str, &'a Value), scope: &Scope<'a>) -> Result<Graph<'a>, LayoutError> {
+    fn build(root: (&'a str, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
         let mut g = Graph {
             ids: vec![root.0],
             index: IdMap::from_iter([(root.0, 0)]),
@@ -275,8 +264,9 @@ impl<'a> Graph<'a> {
         let mut stack = vec![0];
         while let Some(i) = stack.pop() {
             let mut direct = Vec::new();
-            if let Value::Object(map) = g.bodies[i] {
-                for (k, v) in map {
+            let body = g.bodies[i];
+            if body.is_object() {
+                for (k, v) in body.children() {
                     if k != "$referenced_components" {
                         scope.uses(v, &mut direct);
                     }
@@ -286,7 +276,7 @@ impl<'a> Graph<'a> {
             for (id, body) in direct {
                 let j = match g.index.get(id) {
                     Some(&j) => {
-                        if !std::ptr::eq(g.bodies[j], body) && g.bodies[j] != body {
+                        if !g.bodies[j].equal(body) {
                             return Err(LayoutError::Conflict(id.to_owned()));
                         }
                         j
@@ -416,7 +406,8 @@ fn lay_out_on_stack(
     cut: &HashMap<String, String>,
     keep_unused: bool,
 ) -> Result<Value, LayoutError> {
-    let scope = Scope::new(scope_of, supplied, cut);
+    let supplied: Vec<(&str, &Value)> = supplied.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let scope = Scope::new(scope_of, &supplied, Some(cut));
     let Some(start) = scope.component(root) else {
         return Ok(root.clone());
     };
@@ -439,13 +430,17 @@ fn lay_out_on_stack(
 }
 
 /// The entries of the maps of `scope_of` whose component the graph does not reach, by key.
-fn unused<'a>(scope_of: &'a Value, scope: &Scope<'a>, g: &Graph<'a>) -> Vec<(&'a str, &'a Value)> {
+fn unused<'a, N: View<'a>>(
+    scope_of: N,
+    scope: &Scope<'a, N>,
+    g: &Graph<'a, N>,
+) -> Vec<(&'a str, N)> {
     let mut local = IdMap::default();
     namespace(scope_of, &mut local);
-    let mut unused: Vec<(&str, &Value)> = local
+    let mut unused: Vec<(&str, N)> = local
         .into_iter()
         .filter(|(_, body)| {
-            let id = scope.component(body).map(|(id, _)| id);
+            let id = scope.component(*body).map(|(id, _)| id);
             !id.is_some_and(|id| g.index.contains_key(id))
         })
         .collect();
@@ -455,15 +450,15 @@ fn unused<'a>(scope_of: &'a Value, scope: &Scope<'a>, g: &Graph<'a>) -> Vec<(&'a
 
 /// Where each component of a layout goes: the graph, how many places use each component,
 /// and the shared components each one holds in its `$referenced_components`.
-struct Plan<'a> {
-    g: Graph<'a>,
+struct Plan<'a, N> {
+    g: Graph<'a, N>,
     in_degree: Vec<usize>,
     /// Owned shared components, in first-use order.
     owned: Vec<Vec<usize>>,
 }
 
-impl<'a> Plan<'a> {
-    fn new(start: (&'a str, &'a Value), scope: &Scope<'a>) -> Result<Self, LayoutError> {
+impl<'a, N: View<'a>> Plan<'a, N> {
+    fn new(start: (&'a str, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
         let g = Graph::build(start, scope)?;
         let mut in_degree = vec![0usize; g.ids.len()];
         for uses in &g.uses {
@@ -510,10 +505,9 @@ impl<'a> Plan<'a> {
 /// Whether `value` (a document with its ids) is laid out already: what [`lay_out`] of it with
 /// its unused entries kept would give, up to the order of map entries. Checked in one walk
 /// beside the plan, without writing the layout.
-pub(crate) fn is_laid_out(value: &Value) -> bool {
+pub(crate) fn is_laid_out<'a>(value: impl View<'a>) -> bool {
     with_stack(|| {
-        let (supplied, cut) = (HashMap::new(), HashMap::new());
-        let scope = Scope::new(value, &supplied, &cut);
+        let scope = Scope::new(value, &[], None);
         let Some(start) = scope.component(value) else {
             return true;
         };
@@ -530,44 +524,41 @@ pub(crate) fn is_laid_out(value: &Value) -> bool {
 }
 
 /// Walks a value beside the plan of its layout, as [`Writer`] writes it.
-struct Check<'p, 'a> {
-    plan: &'p Plan<'a>,
-    scope: &'p Scope<'a>,
+struct Check<'p, 'a, N> {
+    plan: &'p Plan<'a, N>,
+    scope: &'p Scope<'a, N>,
     /// The entries the root keeps though nothing uses them.
-    unused: Vec<(&'a str, &'a Value)>,
+    unused: Vec<(&'a str, N)>,
 }
 
-impl Check<'_, '_> {
+impl<'a, N: View<'a>> Check<'_, 'a, N> {
     /// Whether `written` is what the writer writes for component `node` at `depth`.
-    fn component(&self, node: usize, written: &Value, depth: usize) -> bool {
+    fn component(&self, node: usize, written: N, depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return false;
         }
         let body = self.plan.g.bodies[node];
-        let (Value::Object(body), Value::Object(written)) = (body, written) else {
-            return std::ptr::eq(body, written) || body == written;
-        };
         // the body the plan read (or, for an id held twice, an equal copy)
-        if !std::ptr::eq(body, written) && body != written {
+        if !body.equal(written) {
             return false;
         }
+        if !(body.is_object() && written.is_object()) {
+            return true;
+        }
         let fields = written
-            .iter()
+            .children()
             .filter(|(k, _)| *k != "$referenced_components")
             .all(|(k, v)| (k == "agentspec_version" && node == 0) || self.value(v, depth + 1));
         if !fields {
             return false;
         }
         let owned = &self.plan.owned[node];
-        let unused: &[(&str, &Value)] = if node == 0 { &self.unused } else { &[] };
-        let held = match field(written, "$referenced_components") {
-            Some(Value::Object(rc)) => Some(rc),
-            None => None,
+        let unused: &[(&str, N)] = if node == 0 { &self.unused } else { &[] };
+        let held = match written.referenced_components() {
+            Some(rc) if rc.is_object() => rc,
+            None => return owned.is_empty() && unused.is_empty(),
             // not a map: the writer replaces it
             Some(_) => return false,
-        };
-        let Some(held) = held else {
-            return owned.is_empty() && unused.is_empty();
         };
         let ids = &self.plan.g.ids;
         // every entry the writer writes, and no other
@@ -576,36 +567,53 @@ impl Check<'_, '_> {
                 .iter()
                 .filter(|(k, _)| !owned.iter().any(|&c| ids[c] == *k))
                 .count();
-        held.len() == expected
-            && owned.iter().all(|&c| {
-                held.get(ids[c])
-                    .is_some_and(|v| self.component(c, v, depth + 2))
-            })
-            && unused.iter().all(|(k, v)| {
-                owned.iter().any(|&c| ids[c] == *k)
-                    || held
-                        .get(*k)
-                        .is_some_and(|held| std::ptr::eq(held, *v) || held == *v)
+        if held.len() != expected {
+            return false;
+        }
+        // a map of shared components may hold thousands: its entries are looked up by key
+        let by_key: IdMap<&str, N> = if held.len() > 16 {
+            let mut by_key = IdMap::default();
+            for (k, v) in held.children() {
+                by_key.entry(k).or_insert(v);
+            }
+            by_key
+        } else {
+            IdMap::default()
+        };
+        let get = |key: &str| {
+            if held.len() > 16 {
+                by_key.get(key).copied()
+            } else {
+                held.get(key)
+            }
+        };
+        owned
+            .iter()
+            .all(|&c| get(ids[c]).is_some_and(|v| self.component(c, v, depth + 2)))
+            && unused.iter().all(|&(k, v)| {
+                owned.iter().any(|&c| ids[c] == k) || get(k).is_some_and(|held| held.equal(v))
             })
     }
 
     /// Whether `written` is what the writer writes for it at `depth`.
-    fn value(&self, written: &Value, depth: usize) -> bool {
+    fn value(&self, written: N, depth: usize) -> bool {
         if depth > MAX_DEPTH {
             return false;
         }
-        match written {
-            Value::Object(map) => match self.scope.component(written) {
+        match written.kind() {
+            Kind::Object => match self.scope.component(written) {
                 Some((id, _)) => match self.plan.g.index.get(id) {
                     // shared: a reference to it, and nothing else
-                    Some(&c) if self.plan.in_degree[c] > 1 => reference(map) == Some(id),
+                    Some(&c) if self.plan.in_degree[c] > 1 => written.reference() == Some(id),
                     // used once: inline, where the plan read it
-                    Some(&c) => component_id(map).is_some() && self.component(c, written, depth),
+                    Some(&c) => {
+                        written.component_id().is_some() && self.component(c, written, depth)
+                    }
                     None => true,
                 },
-                None => map.values().all(|v| self.value(v, depth + 1)),
+                None => written.children().all(|(_, v)| self.value(v, depth + 1)),
             },
-            Value::Array(items) => items.iter().all(|v| self.value(v, depth + 1)),
+            Kind::Array => written.children().all(|(_, v)| self.value(v, depth + 1)),
             _ => true,
         }
     }
@@ -630,8 +638,8 @@ pub(crate) fn keep_entries(root: &mut Value, entries: Vec<(String, Value)>) {
 
 /// Writes the laid-out components.
 struct Writer<'g, 'a> {
-    g: &'g Graph<'a>,
-    scope: &'g Scope<'a>,
+    g: &'g Graph<'a, &'a Value>,
+    scope: &'g Scope<'a, &'a Value>,
     in_degree: &'g [usize],
     owned: &'g [Vec<usize>],
 }
@@ -685,11 +693,11 @@ impl Writer<'_, '_> {
         }
         Ok(match value {
             Value::Object(map) => match self.scope.component(value) {
-                Some((id, _)) if self.scope.cut.contains_key(id) => reference(&self.scope.cut[id]),
-                Some((id, _)) => match self.g.index.get(id) {
-                    Some(&c) if self.in_degree[c] > 1 => reference(self.g.ids[c]),
-                    Some(&c) => self.component(c, depth)?,
-                    None => value.clone(),
+                Some((id, _)) => match (self.scope.cut_to(id), self.g.index.get(id)) {
+                    (Some(key), _) => reference(key),
+                    (None, Some(&c)) if self.in_degree[c] > 1 => reference(self.g.ids[c]),
+                    (None, Some(&c)) => self.component(c, depth)?,
+                    (None, None) => value.clone(),
                 },
                 None => Value::Object(
                     map.iter()
@@ -745,26 +753,20 @@ impl LayoutError {
 }
 
 /// Whether a component of `value` has no id (or an empty one): what [`give_fresh_ids`] fills.
-pub(crate) fn lacks_an_id(value: &serde_json::Value) -> bool {
+pub(crate) fn lacks_an_id<'a>(value: impl View<'a>) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::Object(map) => {
-                let is_component = map
-                    .get("component_type")
-                    .is_some_and(serde_json::Value::is_string);
-                let has_id = map
-                    .get("id")
-                    .and_then(serde_json::Value::as_str)
-                    .is_some_and(|id| !id.is_empty());
-                if is_component && !has_id {
-                    return true;
-                }
-                stack.extend(map.values());
+        if v.is_object() {
+            let is_component = v.get("component_type").and_then(View::as_str).is_some();
+            let has_id = v
+                .get("id")
+                .and_then(View::as_str)
+                .is_some_and(|id| !id.is_empty());
+            if is_component && !has_id {
+                return true;
             }
-            serde_json::Value::Array(items) => stack.extend(items),
-            _ => {}
         }
+        stack.extend(v.children().map(|(_, c)| c));
     }
     false
 }

@@ -542,7 +542,7 @@ impl<C: ComponentSet + Send> Document<C> {
     {
         let all = WriteOptions::new().include_secrets(true);
         let skeleton = self
-            .write_into(crate::syntax::value::SkeletonSink::default(), &all)
+            .write_into(crate::syntax::skeleton::SkeletonSink::default(), &all)
             .finish();
         skeleton_is_laid_out(&skeleton)
     }
@@ -556,7 +556,7 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         use crate::syntax::sink::{FindSink, Tee};
-        use crate::syntax::value::SkeletonSink;
+        use crate::syntax::skeleton::SkeletonSink;
         let capacity = self.loaded_len(output);
         let found = || Tee(SkeletonSink::default(), FindSink::redacted());
         let (text, Tee(skeleton, redacted)) = match output {
@@ -1069,9 +1069,14 @@ pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
     LineIndex::new(text).locate_some(diagnostics, offsets.into_iter().map(|(i, _)| i));
 }
 
-/// Whether a skeleton ([`crate::syntax::value::SkeletonSink`]) is what pyagentspec's layout
-/// gives, with nothing left to infer.
-fn skeleton_is_laid_out(skeleton: &serde_json::Value) -> bool {
+/// Whether a skeleton ([`crate::syntax::skeleton::SkeletonSink`]) is what pyagentspec's
+/// layout gives, with nothing left to infer.
+fn skeleton_is_laid_out(skeleton: &crate::syntax::skeleton::Skeleton) -> bool {
+    if !skeleton.complete() {
+        // not seen whole: the layout decides
+        return false;
+    }
+    let skeleton = skeleton.root();
     if crate::infer::leaves_out_inferred(skeleton) {
         return false;
     }

@@ -9,8 +9,10 @@ use crate::diagnostic::Diagnostic;
 
 pub mod json;
 pub mod sink;
+pub(crate) mod skeleton;
 pub mod tree;
 pub mod value;
+pub(crate) mod view;
 pub mod yaml;
 
 use json::parse_json_with_depth;

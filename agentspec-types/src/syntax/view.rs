@@ -1,0 +1,129 @@
+//! One read-only view of the trees that the layout and the inference read: a
+//! `serde_json::Value`, or the compact [`Skeleton`](crate::syntax::skeleton::Skeleton) that a
+//! document's writer fills in one pass. The layout's algorithms are written once, over
+//! [`View`]; the skeleton answers the questions they ask most (is this object a component,
+//! a reference, where are its `$referenced_components`) from facts kept when the object was
+//! written, without looking its keys up again.
+
+use serde_json::Value;
+
+/// What a value is, as far as the layout cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind<'a> {
+    Object,
+    Array,
+    Str(&'a str),
+    Null,
+    /// A boolean or a number.
+    Other,
+}
+
+/// A value in a tree, borrowed: cheap to copy, compared by place with [`View::same`].
+pub(crate) trait View<'a>: Copy + 'a {
+    fn kind(self) -> Kind<'a>;
+
+    /// An object's entries or an array's items (with the key `""`), in order; nothing for a
+    /// scalar.
+    fn children(self) -> impl Iterator<Item = (&'a str, Self)> + 'a;
+
+    /// How many entries or items it has.
+    fn len(self) -> usize;
+
+    /// An object's value under `key` (the first, if a key is held twice).
+    fn get(self, key: &str) -> Option<Self>;
+
+    /// Whether `other` is this very value, not merely an equal one.
+    fn same(self, other: Self) -> bool;
+
+    /// Whether the two are equal, objects as maps (the order of their entries aside).
+    fn equal(self, other: Self) -> bool;
+
+    fn is_object(self) -> bool {
+        self.kind() == Kind::Object
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self.kind() {
+            Kind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A component's id: the `id` of an object with a `component_type`, both strings.
+    fn component_id(self) -> Option<&'a str> {
+        if !self.is_object() {
+            return None;
+        }
+        self.get("component_type")?.as_str()?;
+        self.get("id")?.as_str()
+    }
+
+    /// The key a `{"$component_ref": key}` object names (an object with that one entry).
+    fn reference(self) -> Option<&'a str> {
+        if self.is_object() && self.len() == 1 {
+            self.get("$component_ref")?.as_str()
+        } else {
+            None
+        }
+    }
+
+    /// An object's `$referenced_components`, whatever it holds.
+    fn referenced_components(self) -> Option<Self> {
+        if self.is_object() {
+            self.get("$referenced_components")
+        } else {
+            None
+        }
+    }
+}
+
+impl<'a> View<'a> for &'a Value {
+    fn kind(self) -> Kind<'a> {
+        match self {
+            Value::Object(_) => Kind::Object,
+            Value::Array(_) => Kind::Array,
+            Value::String(s) => Kind::Str(s),
+            Value::Null => Kind::Null,
+            Value::Bool(_) | Value::Number(_) => Kind::Other,
+        }
+    }
+
+    fn children(self) -> impl Iterator<Item = (&'a str, Self)> + 'a {
+        let (entries, items) = match self {
+            Value::Object(map) => (Some(map), None),
+            Value::Array(items) => (None, Some(items)),
+            _ => (None, None),
+        };
+        let entries = entries
+            .into_iter()
+            .flat_map(|map| map.iter().map(|(k, v)| (k.as_str(), v)));
+        entries.chain(
+            items
+                .into_iter()
+                .flat_map(|items| items.iter().map(|v| ("", v))),
+        )
+    }
+
+    fn len(self) -> usize {
+        match self {
+            Value::Object(map) => map.len(),
+            Value::Array(items) => items.len(),
+            _ => 0,
+        }
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        match self {
+            Value::Object(map) => crate::syntax::value::field(map, key),
+            _ => None,
+        }
+    }
+
+    fn same(self, other: Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+
+    fn equal(self, other: Self) -> bool {
+        std::ptr::eq(self, other) || self == other
+    }
+}
