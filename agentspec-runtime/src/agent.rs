@@ -193,7 +193,7 @@ impl Core {
                     }
                     run.wait = AgentWait::Model;
                     let run = self.active().expect("an agent is running");
-                    return Ok(Need::Model(self.chat_request(agent, run)));
+                    return Ok(Need::Model(Box::new(self.chat_request(agent, run))));
                 }
                 AgentWait::User { asked_at } => {
                     let answered = self.state.messages[asked_at.min(self.state.messages.len())..]

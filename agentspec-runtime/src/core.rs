@@ -348,15 +348,15 @@ impl Core {
                 let response_format = (!single_string(&node.outputs))
                     .then(|| crate::agent::parameters(&node.outputs));
                 let request = ChatRequest {
-                    model: model.clone(),
+                    model: (**model).clone(),
                     messages: vec![ChatMessage::User { content: prompt }],
                     tools: Vec::new(),
                     response_format,
                 };
                 self.top().wait = Wait::Model {
-                    request: request.clone(),
+                    request: Box::new(request.clone()),
                 };
-                Ok(Some(Need::Model(request)))
+                Ok(Some(Need::Model(Box::new(request))))
             }
             NodeKind::Flow { flow } => {
                 let frame = Self::frame(&self.plan, *flow, inputs);

@@ -43,11 +43,17 @@
 //! - An Agent, at the root of the document or in an AgentNode, with ServerTools and
 //!   ClientTools, confirmations, `human_in_the_loop` and outputs, against any
 //!   [`llm::LlmClient`] ([`llm::ScriptedLlm`] answers from a script).
+//! - Models behind an OpenAI-compatible chat-completions endpoint (OpenAiCompatibleConfig,
+//!   VllmConfig, OllamaConfig, OpenAiConfig, GeminiConfig, a generic LlmConfig with a url):
+//!   `openai::OpenAiClient` (feature `http`, on by default; https through rustls, feature
+//!   `rustls`), with streaming, structured output, generation parameters, keys from the
+//!   document's secrets, timeouts and retries. A config it cannot serve is a load error
+//!   (`llm-unsupported`) naming the config.
 //!
 //! Not yet: ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
 //! CatchExceptionNode, Swarm, ManagerWorkers, SpecializedAgent, RemoteTool, MCPTool,
-//! BuiltinTool, toolboxes, transforms, and an HTTP client for OpenAI-compatible endpoints.
-//! Each is refused at load with an `unsupported-component` error naming it.
+//! BuiltinTool, toolboxes, transforms, and the OpenAI Responses API. Each component is
+//! refused at load with an `unsupported-component` error naming it.
 //!
 //! # How a flow runs
 //!
@@ -126,6 +132,8 @@ mod agent;
 mod cast;
 mod core;
 pub mod llm;
+#[cfg(feature = "http")]
+pub mod openai;
 mod plan;
 mod state;
 pub mod template;
@@ -321,7 +329,11 @@ impl RunError {
 }
 
 /// The document could not be loaded for execution: every problem found, each with its
-/// stable code and the JSON pointer of the component in the document.
+/// stable code and the JSON pointer of the component in the document. The codes:
+/// `missing-tool` (a ServerTool with no implementation),
+/// `unsupported-component`, `unresolved-reference`, `missing-llm` (the document calls a
+/// model and the runtime has none), `llm-unsupported` (the runtime's model client cannot
+/// serve a config, [`llm::LlmClient::check`]).
 #[derive(Debug, Clone)]
 pub struct LoadError {
     /// The problems, in the order found.
@@ -443,7 +455,7 @@ impl Runtime {
         let available = Available {
             toolbox: self.toolbox.names().collect(),
             host: self.host.is_some(),
-            llm: self.llm.is_some(),
+            llm: self.llm.as_deref(),
         };
         let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
         Ok(Loaded {
@@ -597,7 +609,11 @@ impl Session {
                         messages: self.new_messages(),
                     });
                 }
-                Need::Model(request) => {
+                Need::Model(mut request) => {
+                    if request.model.api_key.is_none() {
+                        let keys = &self.core.plan.api_keys;
+                        request.model.api_key = keys.get(&request.model.config_id).cloned();
+                    }
                     // the model's id only: the config's URL and key may hold secrets
                     let span = tracing::info_span!(
                         "chat",
@@ -606,7 +622,7 @@ impl Session {
                         gen_ai.request.model = %request.model.model_id,
                     );
                     let answer = match &self.runtime.llm {
-                        Some(llm) => llm.chat(request).instrument(span).await,
+                        Some(llm) => llm.chat(*request).instrument(span).await,
                         None => Err(llm::LlmError("the runtime has no model".to_owned())),
                     };
                     match answer {

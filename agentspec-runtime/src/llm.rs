@@ -7,8 +7,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
 
+use agentspec_types::Sensitive;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::ToolRequest;
 
@@ -56,16 +57,33 @@ pub struct ToolSchema {
 }
 
 /// The model configuration a request is for, as the document gives it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ModelInfo {
     /// The config's component type (`OpenAiCompatibleConfig`, `VllmConfig`, …).
     pub config_type: String,
     /// The config's id.
     pub config_id: String,
+    /// The config's name.
+    #[serde(default)]
+    pub name: String,
     /// The model id.
     pub model_id: String,
     /// The endpoint, when the config has one.
     pub url: Option<String>,
+    /// The config's `api_type` (`chat_completions`, `responses`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_type: Option<String>,
+    /// The generic `LlmConfig`'s `api_provider` (`openai`, `vllm`, `ollama`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_provider: Option<String>,
+    /// The config's `default_generation_parameters` as a JSON object (`max_tokens`,
+    /// `temperature`, `top_p` and any other key, as written); empty when it has none.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub generation: Map<String, Value>,
+    /// The config's API key. Never serialized, and `Debug` never shows it; a placeholder
+    /// that was not supplied stays one, and the client that needs it says so.
+    #[serde(skip)]
+    pub api_key: Option<Sensitive<String>>,
 }
 
 /// What a session asks a model.
@@ -126,6 +144,15 @@ pub type LlmFuture = Pin<Box<dyn Future<Output = Result<ChatResponse, LlmError>>
 pub trait LlmClient: Send + Sync {
     /// The model's answer to `request`.
     fn chat(&self, request: ChatRequest) -> LlmFuture;
+
+    /// Whether it can serve the model config `model` at all (its type, its API), asked for
+    /// every config when a document is loaded: an error here is a load error naming the
+    /// config (`llm-unsupported`), never a failure at the first call. Everything, by
+    /// default.
+    fn check(&self, model: &ModelInfo) -> Result<(), LlmError> {
+        let _ = model;
+        Ok(())
+    }
 }
 
 /// A model that answers from a script, in order, and keeps every request it was sent.
@@ -173,5 +200,9 @@ impl LlmClient for ScriptedLlm {
 impl<T: LlmClient + ?Sized> LlmClient for std::sync::Arc<T> {
     fn chat(&self, request: ChatRequest) -> LlmFuture {
         (**self).chat(request)
+    }
+
+    fn check(&self, model: &ModelInfo) -> Result<(), LlmError> {
+        (**self).check(model)
     }
 }

@@ -3,13 +3,14 @@
 //! when a flow leaves `data_flow_connections` out), every tool resolved. Every problem is
 //! found here and reported at once, before anything runs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
     Agent, AgentNode, AnyLlmConfig, BranchingNode, ClientTool, Component, ComponentInfo,
-    Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode, JsonObject, LlmNode, Node,
-    OutputMessageNode, RefOr, ServerTool, StartNode, Tool, ToolNode,
+    Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode, JsonObject,
+    LlmGenerationConfig, LlmNode, Node, OpenAIAPIType, OutputMessageNode, RefOr, Sensitive,
+    ServerTool, StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
 
@@ -48,14 +49,31 @@ impl Prop {
 #[derive(Debug, Clone)]
 pub(crate) enum NodeKind {
     Start,
-    End { branch: String },
-    Tool { tool: usize },
-    Branching { mapping: Vec<(String, String)> },
-    OutputMessage { message: String },
-    InputMessage { message: Option<String> },
-    Flow { flow: usize },
-    Llm { prompt: String, model: ModelInfo },
-    Agent { agent: usize },
+    End {
+        branch: String,
+    },
+    Tool {
+        tool: usize,
+    },
+    Branching {
+        mapping: Vec<(String, String)>,
+    },
+    OutputMessage {
+        message: String,
+    },
+    InputMessage {
+        message: Option<String>,
+    },
+    Flow {
+        flow: usize,
+    },
+    Llm {
+        prompt: String,
+        model: Box<ModelInfo>,
+    },
+    Agent {
+        agent: usize,
+    },
 }
 
 impl NodeKind {
@@ -163,13 +181,51 @@ pub(crate) struct Plan {
     pub root: Root,
     /// A digest of the document, which saved sessions name.
     pub digest: String,
+    /// The API key of each model config that has one, by config id: a saved session keeps
+    /// no secret, so a request read back from one gets its key here.
+    pub api_keys: HashMap<String, Sensitive<String>>,
 }
 
 /// What the planner needs to know of the runtime: which ServerTools it can run.
 pub(crate) struct Available<'a> {
     pub toolbox: Vec<&'a str>,
     pub host: bool,
-    pub llm: bool,
+    pub llm: Option<&'a dyn crate::llm::LlmClient>,
+}
+
+/// The generation parameters as the JSON object a request carries.
+fn generation_parameters(config: &LlmGenerationConfig) -> JsonObject {
+    let mut out = JsonObject::new();
+    if let Some(n) = config.max_tokens {
+        out.insert("max_tokens".to_owned(), n.into());
+    }
+    for (key, value) in [("temperature", config.temperature), ("top_p", config.top_p)] {
+        if let Some(x) = value.and_then(serde_json::Number::from_f64) {
+            out.insert(key.to_owned(), Value::Number(x));
+        }
+    }
+    for (key, value) in &config.extra {
+        out.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    out
+}
+
+/// A config's `api_type`, as written.
+fn api_type(value: &dyn std::any::Any) -> Option<String> {
+    let written = |t: &OpenAIAPIType| match t {
+        OpenAIAPIType::ChatCompletions => "chat_completions".to_owned(),
+        OpenAIAPIType::Responses => "responses".to_owned(),
+        other => format!("{other:?}"),
+    };
+    value
+        .downcast_ref::<OpenAIAPIType>()
+        .map(written)
+        .or_else(|| {
+            value
+                .downcast_ref::<Option<OpenAIAPIType>>()?
+                .as_ref()
+                .map(written)
+        })
 }
 
 /// FNV-1a, 64 bits, as hex: the digest of a document's compact JSON.
@@ -193,6 +249,9 @@ struct Planner<'a> {
     problems: Vec<Diagnostic>,
     /// Whether an agent or a node calls a model.
     uses_llm: bool,
+    /// The model configs the runtime's client was asked about.
+    checked_models: HashSet<String>,
+    api_keys: HashMap<String, Sensitive<String>>,
 }
 
 /// A problem of the component `id`. The plan reads pyagentspec's layout of the document,
@@ -392,7 +451,7 @@ impl<'a> Planner<'a> {
         } else if let Some(llm) = any.downcast_ref::<LlmNode>() {
             Some(NodeKind::Llm {
                 prompt: llm.prompt_template.clone(),
-                model: self.model(&llm.llm_config, node),
+                model: Box::new(self.model(&llm.llm_config, node)),
             })
         } else if let Some(flow_node) = any.downcast_ref::<FlowNode>() {
             match self.resolved.get_as::<Flow, _>(&flow_node.subflow) {
@@ -474,12 +533,7 @@ impl<'a> Planner<'a> {
                 format!("the LLM config of `{}` is not there", owner.name()),
                 owner.id(),
             ));
-            return ModelInfo {
-                config_type: String::new(),
-                config_id: String::new(),
-                model_id: String::new(),
-                url: None,
-            };
+            return ModelInfo::default();
         };
         let text = |key: &str| {
             let value = config.field(key)?;
@@ -488,12 +542,44 @@ impl<'a> Planner<'a> {
                 .cloned()
                 .or_else(|| value.downcast_ref::<Option<String>>().cloned().flatten())
         };
-        ModelInfo {
+        let api_key = config.field("api_key").and_then(|value| {
+            value
+                .downcast_ref::<Option<Sensitive<String>>>()
+                .cloned()
+                .flatten()
+                .or_else(|| value.downcast_ref::<Sensitive<String>>().cloned())
+        });
+        let generation = config
+            .field("default_generation_parameters")
+            .and_then(|v| v.downcast_ref::<Option<LlmGenerationConfig>>())
+            .and_then(Option::as_ref)
+            .map(generation_parameters)
+            .unwrap_or_default();
+        let info = ModelInfo {
             config_type: config.component_type().to_owned(),
             config_id: config.id().to_owned(),
+            name: config.name().to_owned(),
             model_id: text("model_id").unwrap_or_default(),
             url: text("url"),
+            api_type: config.field("api_type").and_then(api_type),
+            api_provider: text("api_provider"),
+            generation,
+            api_key,
+        };
+        if let Some(key) = &info.api_key {
+            self.api_keys.insert(info.config_id.clone(), key.clone());
         }
+        if let Some(llm) = self.available.llm
+            && self.checked_models.insert(info.config_id.clone())
+            && let Err(e) = llm.check(&info)
+        {
+            self.problems.push(problem(
+                "llm-unsupported",
+                format!("the LLM config `{}` cannot be served: {e}", info.name),
+                &info.config_id,
+            ));
+        }
+        info
     }
 
     fn tool(&mut self, position: &'a RefOr<Tool>, node: &dyn ComponentInfo) -> Option<usize> {
@@ -590,6 +676,8 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         tool_ids: HashMap::new(),
         problems: Vec::new(),
         uses_llm: false,
+        checked_models: HashSet::new(),
+        api_keys: HashMap::new(),
     };
     let root = match laid_out.root() {
         Component::Flow(flow) => Root::Flow(planner.flow(flow)),
@@ -606,7 +694,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
             Root::Flow(0)
         }
     };
-    if planner.uses_llm && !available.llm {
+    if planner.uses_llm && available.llm.is_none() {
         planner.problems.push(problem(
             "missing-llm",
             "the document calls a model (an agent or an LlmNode), and the runtime has none (RuntimeBuilder::llm)"
@@ -631,5 +719,6 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         tools: planner.tools,
         root,
         digest,
+        api_keys: planner.api_keys,
     })
 }

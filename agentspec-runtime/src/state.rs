@@ -50,7 +50,7 @@ pub(crate) enum Wait {
     /// The subflow of this FlowNode, running in the next frame.
     Subflow,
     /// The model's answer to this LlmNode's request.
-    Model { request: ChatRequest },
+    Model { request: Box<ChatRequest> },
     /// The LlmNode's outputs, read from the model's answer.
     Generated { outputs: Map<String, Value> },
     /// The agent of this AgentNode, running.
@@ -89,7 +89,7 @@ pub(crate) enum Need {
     /// Decisions on tool calls (`confirm`, `reject`).
     Confirm(Vec<ToolRequest>),
     /// The model's answer to this request (`answer_model`).
-    Model(crate::llm::ChatRequest),
+    Model(Box<crate::llm::ChatRequest>),
     /// The session finished with these outputs.
     Finished(Map<String, Value>),
 }

@@ -3,6 +3,7 @@
 
 mod agents;
 mod flows;
+mod http;
 mod tracing;
 
 use agentspec_runtime::{Loaded, SavedSession, Session, Status};
