@@ -15,6 +15,8 @@ use agentspec_types::{
 };
 use clap::{Parser, Subcommand, ValueEnum};
 
+#[cfg(feature = "run")]
+mod chat;
 mod files;
 #[cfg(feature = "mcp")]
 mod to_mcp;
@@ -171,6 +173,15 @@ enum Command {
     /// the rest of the document is kept as it is. Written to stdout, or to `-o FILE`.
     #[cfg(feature = "mcp")]
     ToMcp(to_mcp::Args),
+    /// Run a document (a Flow or an Agent) in the terminal: an interactive chat.
+    ///
+    /// The answer streams as it comes; tool calls and their results are shown; you confirm
+    /// the tools that ask for it, and type the results of client tools and of ServerTools
+    /// (they have no implementation here). Models are reached through their
+    /// OpenAI-compatible endpoint (`--llm-url` sends every request to one). End the input
+    /// (Ctrl-D) to stop; `--save FILE` keeps the session for `--resume FILE`.
+    #[cfg(feature = "run")]
+    Run(chat::Args),
     /// Print the oldest Agent Spec version that can hold a document, and why.
     MinVersion {
         /// The document.
@@ -220,6 +231,8 @@ pub fn main() -> ExitCode {
 /// Runs `cli`, writing to `out` and `err`; returns the exit code.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
+        #[cfg(feature = "run")]
+        Command::Run(args) => chat::run(args, &mut std::io::stdin().lock(), out, err),
         Command::Check {
             files,
             format,

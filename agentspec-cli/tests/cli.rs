@@ -990,3 +990,188 @@ agentspec_version: 26.1.0
     assert_eq!(over.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A server on a free port that answers each request with the next of `replies` (content
+/// type, body), in order, as an OpenAI-compatible endpoint would; returns its address and
+/// the bodies of the requests it read.
+fn chat_server(
+    replies: Vec<(&'static str, String)>,
+) -> (String, std::sync::mpsc::Receiver<serde_json::Value>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let (seen, bodies) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for (content_type, body) in replies {
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut data = Vec::new();
+            let mut buf = [0u8; 4096];
+            let head = loop {
+                let n = socket.read(&mut buf).unwrap();
+                data.extend_from_slice(&buf[..n]);
+                if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+                    break at + 4;
+                }
+            };
+            let text = String::from_utf8_lossy(&data[..head]).to_lowercase();
+            let length: usize = text
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .map_or(0, |v| v.trim().parse().unwrap());
+            while data.len() < head + length {
+                let n = socket.read(&mut buf).unwrap();
+                data.extend_from_slice(&buf[..n]);
+            }
+            let _ = seen.send(serde_json::from_slice(&data[head..head + length]).unwrap());
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            socket.write_all(answer.as_bytes()).unwrap();
+        }
+    });
+    (addr, bodies)
+}
+
+fn completion(message: serde_json::Value) -> (&'static str, String) {
+    let body = serde_json::json!({"choices": [{"index": 0, "message": message}]});
+    ("application/json", body.to_string())
+}
+
+fn tool_call(id: &str, name: &str, args: &str) -> (&'static str, String) {
+    completion(
+        serde_json::json!({"role": "assistant", "content": null, "tool_calls": [
+        {"id": id, "type": "function", "function": {"name": name, "arguments": args}}]}),
+    )
+}
+
+/// Runs `agentspec` with `input` on its stdin.
+fn agentspec_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentspec"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn run_chats_in_the_terminal_and_resumes_a_saved_session() {
+    let stream = [
+        r#"{"choices":[{"index":0,"delta":{"content":"It is "}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":"42."}}]}"#,
+    ]
+    .iter()
+    .map(|e| format!("data: {e}\n\n"))
+    .collect::<String>()
+        + "data: [DONE]\n\n";
+    let (addr, bodies) = chat_server(vec![
+        tool_call("c1", "read_screen", "{}"),
+        tool_call("c2", "inc", r#"{"x": 41}"#),
+        ("text/event-stream", stream),
+        completion(serde_json::json!({"role": "assistant", "content": "Bye, Ada."})),
+    ]);
+    let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../agentspec-runtime/tests/fixtures/calculator.json");
+    let saved = std::env::temp_dir().join(format!("agentspec-run-{}.json", std::process::id()));
+    let url = format!("http://{addr}/v1");
+    let common = [
+        "run",
+        doc.to_str().unwrap(),
+        "--llm-url",
+        url.as_str(),
+        "--save",
+        saved.to_str().unwrap(),
+    ];
+    // confirm the client tool, answer it, answer the ServerTool (no implementation here),
+    // then end the input at the user's turn: the session is saved
+    let first = agentspec_with_input(
+        &[&common[..], &["--input", "user=Ada"]].concat(),
+        "y\n41\n42\n",
+    );
+    let printed = stdout(&first);
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{printed}{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    for expected in [
+        "run read_screen({})? [y/N] ",
+        "[client tool] read_screen({}): type its result",
+        "[tool] inc({\"x\":41}) has no implementation here",
+        "It is 42.\n",
+        "result> [call] inc({\"x\":41})\n[tool] inc",
+        "[result] 42\nIt is 42.\nyou> saved to",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "{expected:?} missing from:\n{printed}"
+        );
+    }
+    let first_request: serde_json::Value = bodies.recv().unwrap();
+    assert!(
+        first_request["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Ada")
+    );
+    assert!(
+        std::fs::read_to_string(&saved)
+            .unwrap()
+            .contains("\"format\"")
+    );
+
+    // a second process continues it
+    let second = agentspec_with_input(
+        &[&common[..], &["--resume", saved.to_str().unwrap()]].concat(),
+        "thanks\n",
+    );
+    let printed = stdout(&second);
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{printed}{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    assert!(printed.contains("Bye, Ada."), "{printed}");
+    let last: serde_json::Value = bodies.iter().nth(2).unwrap();
+    let messages = last["messages"].as_array().unwrap();
+    assert_eq!(messages.last().unwrap()["content"], "thanks");
+    let _ = std::fs::remove_file(&saved);
+}
+
+#[test]
+fn run_reports_a_document_it_cannot_run_and_bad_inputs() {
+    let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../agentspec-runtime/tests/fixtures/calculator.json");
+    let out = agentspec_with_input(&["run", doc.to_str().unwrap(), "--input", "user"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected NAME=VALUE"));
+    let out = agentspec_with_input(
+        &[
+            "run",
+            doc.to_str().unwrap(),
+            "--input",
+            "user=Ada",
+            "--input",
+            "nobody=1",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error[unknown-input]"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -378,12 +378,35 @@ where
     }
 }
 
+/// What happens in a session as it runs, for a UI or a log ([`RuntimeBuilder::on_event`]).
+/// The pieces of a model's answer come from the model client as they stream
+/// (`openai::OpenAiClient::on_token`); these come from the runtime.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// A model answered: its text and the tools it calls (client tools among them).
+    ModelAnswered(&'a llm::ChatResponse),
+    /// A ServerTool call starts.
+    ToolStarted(&'a ToolRequest),
+    /// A ServerTool call ended, with its result or the reason it failed.
+    ToolFinished {
+        /// The call.
+        request: &'a ToolRequest,
+        /// What it gave.
+        result: Result<&'a Value, &'a str>,
+    },
+}
+
+/// Receives a session's [`Event`]s.
+pub type EventSink = Arc<dyn Fn(Event<'_>) + Send + Sync>;
+
 /// What documents run with. Cheap to clone.
 #[derive(Clone)]
 pub struct Runtime {
     toolbox: Arc<Toolbox>,
     host: Option<Arc<dyn HostTools>>,
     llm: Option<Arc<dyn LlmClient>>,
+    on_event: Option<EventSink>,
     limits: Limits,
 }
 
@@ -409,6 +432,13 @@ impl RuntimeBuilder {
     /// config is in each [`llm::ChatRequest`]).
     pub fn llm(mut self, llm: impl LlmClient + 'static) -> Self {
         self.runtime.llm = Some(Arc::new(llm));
+        self
+    }
+
+    /// Hands every [`Event`] of the sessions to `sink`, as it happens (synchronously: a
+    /// sink that blocks holds the session up).
+    pub fn on_event(mut self, sink: impl Fn(Event<'_>) + Send + Sync + 'static) -> Self {
+        self.runtime.on_event = Some(Arc::new(sink));
         self
     }
 
@@ -440,6 +470,7 @@ impl Runtime {
                 toolbox: Arc::new(Toolbox::new()),
                 host: None,
                 llm: None,
+                on_event: None,
                 limits: Limits {
                     max_steps: 10_000,
                     max_iterations: 20,
@@ -601,7 +632,12 @@ impl Session {
                         gen_ai.tool.name = %request.name,
                         gen_ai.tool.call.id = %request.id,
                     );
+                    self.emit(Event::ToolStarted(&request));
                     let result = self.call(tool, &request).instrument(span).await;
+                    self.emit(Event::ToolFinished {
+                        request: &request,
+                        result: result.as_ref().map_err(String::as_str),
+                    });
                     self.core.answer_server(&request.id, result)?;
                 }
                 Need::User => {
@@ -626,7 +662,10 @@ impl Session {
                         None => Err(llm::LlmError("the runtime has no model".to_owned())),
                     };
                     match answer {
-                        Ok(response) => self.core.answer_model(response)?,
+                        Ok(response) => {
+                            self.emit(Event::ModelAnswered(&response));
+                            self.core.answer_model(response)?
+                        }
                         Err(e) => {
                             let e = RunError::new("llm-failed", format!("the model failed: {e}"));
                             self.core.state.failed = Some((&e).into());
@@ -643,6 +682,12 @@ impl Session {
                     });
                 }
             }
+        }
+    }
+
+    fn emit(&self, event: Event<'_>) {
+        if let Some(sink) = &self.runtime.on_event {
+            sink(event);
         }
     }
 

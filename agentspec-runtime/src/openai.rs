@@ -68,11 +68,6 @@ impl OpenAiClient {
     /// A client whose every request (the whole answer, streamed or not) must finish within
     /// `timeout`.
     pub fn with_timeout(timeout: Duration) -> Result<Self, LlmError> {
-        #[cfg(feature = "rustls")]
-        {
-            // the process's rustls provider, unless the program chose one already
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
         let http = reqwest::Client::builder()
             .timeout(timeout)
             .connect_timeout(timeout.min(Duration::from_secs(10)))

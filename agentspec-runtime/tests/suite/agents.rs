@@ -275,3 +275,50 @@ fn an_agent_node_pauses_inside_the_flow_and_its_outputs_go_on_along_the_data_edg
         }]
     );
 }
+
+#[test]
+fn events_tell_a_ui_what_happens_in_order() {
+    let llm = Arc::new(ScriptedLlm::new([
+        ChatResponse::call("c1", "inc", json!({"x": 41})),
+        ChatResponse::text("It is 42."),
+    ]));
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .llm(Arc::clone(&llm))
+        .on_event(move |event| {
+            let line = match event {
+                agentspec_runtime::Event::ModelAnswered(a) => format!(
+                    "answer {:?} {:?}",
+                    a.content,
+                    a.tool_calls.iter().map(|c| &c.name).collect::<Vec<_>>()
+                ),
+                agentspec_runtime::Event::ToolStarted(r) => format!("start {} {}", r.name, r.args),
+                agentspec_runtime::Event::ToolFinished { request, result } => {
+                    format!("end {} {result:?}", request.name)
+                }
+                _ => "other".to_owned(),
+            };
+            log.lock().unwrap().push(line);
+        })
+        .build();
+    let mut session = runtime
+        .load(&doc("calculator"))
+        .unwrap()
+        .start(json!({"user": "Ada"}))
+        .unwrap();
+    assert!(matches!(
+        run(&mut session),
+        Status::UserMessageRequest { .. }
+    ));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            r#"answer "" ["inc"]"#,
+            r#"start inc {"x":41}"#,
+            "end inc Ok(Number(42))",
+            r#"answer "It is 42." []"#,
+        ]
+    );
+}
