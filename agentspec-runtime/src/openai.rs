@@ -289,6 +289,21 @@ fn excerpt(text: &str) -> String {
     }
 }
 
+/// The tool calls of a message or of a streamed delta, with their positions.
+fn calls_in(message: &Value) -> impl Iterator<Item = (usize, &Value)> {
+    message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+}
+
+/// A call's id: the one the model gave, else one made from its position.
+fn call_id(given: Option<&str>, position: usize) -> String {
+    given.map_or_else(|| format!("call_{position}"), str::to_owned)
+}
+
 /// A whole (not streamed) answer.
 fn parse_answer(text: &str) -> Result<ChatResponse, LlmError> {
     let shape = |what: &str| {
@@ -307,13 +322,7 @@ fn parse_answer(text: &str) -> Result<ChatResponse, LlmError> {
         .unwrap_or_default()
         .to_owned();
     let mut tool_calls = Vec::new();
-    for (i, call) in message
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, call) in calls_in(message) {
         let name = call
             .pointer("/function/name")
             .and_then(Value::as_str)
@@ -325,10 +334,7 @@ fn parse_answer(text: &str) -> Result<ChatResponse, LlmError> {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(other) => arguments(name, &other.to_string())?,
         };
-        let id = call
-            .get("id")
-            .and_then(Value::as_str)
-            .map_or_else(|| format!("call_{i}"), str::to_owned);
+        let id = call_id(call.get("id").and_then(Value::as_str), i);
         tool_calls.push(ToolRequest {
             id,
             name: name.to_owned(),
@@ -387,13 +393,7 @@ impl Stream {
             self.content.push_str(text);
             on_token(text);
         }
-        for (position, call) in delta
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (position, call) in calls_in(delta) {
             let index = call
                 .get("index")
                 .and_then(Value::as_u64)
@@ -433,11 +433,7 @@ impl Stream {
                 ));
             }
             let args = arguments(&name, &args)?;
-            let id = if id.is_empty() {
-                format!("call_{i}")
-            } else {
-                id
-            };
+            let id = call_id(Some(id.as_str()).filter(|id| !id.is_empty()), i);
             tool_calls.push(ToolRequest { id, name, args });
         }
         Ok(ChatResponse {
