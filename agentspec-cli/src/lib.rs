@@ -18,6 +18,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[cfg(feature = "run")]
 mod chat;
 mod files;
+#[cfg(feature = "run")]
+mod serve;
 #[cfg(feature = "mcp")]
 mod to_mcp;
 
@@ -182,6 +184,14 @@ enum Command {
     /// (Ctrl-D) to stop; `--save FILE` keeps the session for `--resume FILE`.
     #[cfg(feature = "run")]
     Run(chat::Args),
+    /// Run documents for another program: JSON lines on stdin and stdout.
+    ///
+    /// The program sends requests (`load`, `start`, `run`, `append_user_message`,
+    /// `append_tool_result`, `confirm`, `save`, `resume`, …) and gets one reply to each; while
+    /// a run is under way, the ServerTools it runs are called back with `tool.call`
+    /// requests, several at once. The protocol is described in the guide (`docs/runtime.md`).
+    #[cfg(feature = "run")]
+    Serve,
     /// Print the oldest Agent Spec version that can hold a document, and why.
     MinVersion {
         /// The document.
@@ -223,8 +233,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let stdout = std::io::stdout();
     let stderr = std::io::stderr();
+    #[cfg(feature = "run")]
+    if let Command::Serve = cli.command {
+        return ExitCode::from(serve::serve(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+            &mut stderr.lock(),
+        ));
+    }
+    let stdout = std::io::stdout();
     ExitCode::from(run(cli, &mut stdout.lock(), &mut stderr.lock()))
 }
 
@@ -233,6 +251,13 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
         #[cfg(feature = "run")]
         Command::Run(args) => chat::run(args, &mut std::io::stdin().lock(), out, err),
+        // stdout is shared by the threads of `serve`: `main` leaves it unlocked for it
+        #[cfg(feature = "run")]
+        Command::Serve => serve::serve(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+            err,
+        ),
         Command::Check {
             files,
             format,

@@ -295,7 +295,7 @@ impl Core {
                 };
                 Need::Client(vec![request])
             }
-            ToolPlace::Toolbox | ToolPlace::Host => {
+            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) => {
                 self.run_mut().wait = AgentWait::Server {
                     request: request.clone(),
                 };

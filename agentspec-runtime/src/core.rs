@@ -275,6 +275,15 @@ impl Core {
                         return Ok(need);
                     }
                 }
+                Wait::Http { inputs } => {
+                    let NodeKind::Api { call } = node.kind else {
+                        return Err(mismatch());
+                    };
+                    self.top().wait = Wait::Http {
+                        inputs: inputs.clone(),
+                    };
+                    return Ok(Need::Http { call, inputs });
+                }
                 // a FlowNode's frame is never the top one (but in a state edited by hand)
                 Wait::Subflow => return Err(mismatch()),
             }
@@ -358,6 +367,15 @@ impl Core {
                 };
                 Ok(Some(Need::Model(Box::new(request))))
             }
+            NodeKind::Api { call } => {
+                self.top().wait = Wait::Http {
+                    inputs: inputs.clone(),
+                };
+                Ok(Some(Need::Http {
+                    call: *call,
+                    inputs,
+                }))
+            }
             NodeKind::Flow { flow } => {
                 let frame = Self::frame(&self.plan, *flow, inputs);
                 self.top().wait = Wait::Subflow;
@@ -379,7 +397,7 @@ impl Core {
                 };
                 Need::Client(vec![request])
             }
-            ToolPlace::Toolbox | ToolPlace::Host => {
+            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) => {
                 self.top().wait = Wait::Server {
                     request: request.clone(),
                 };
@@ -492,6 +510,36 @@ impl Core {
                 let e = err(
                     "llm-output",
                     format!("the model's answer to node `{}` {problem}", node.name),
+                    node,
+                );
+                self.state.failed = Some((&e).into());
+                Err(e)
+            }
+        }
+    }
+
+    /// The answer to an ApiNode's request (its status and body), or why there is none.
+    pub fn answer_http(&mut self, answer: Result<(u16, String), String>) -> Result<(), RunError> {
+        let plan = Arc::clone(&self.plan);
+        let frame = self.top();
+        if !matches!(frame.wait, Wait::Http { .. }) {
+            return Err(RunError::new(
+                "unexpected-answer",
+                "no ApiNode is waiting for its answer".to_owned(),
+            ));
+        }
+        let node = &plan.flows[frame.flow].nodes[frame.node];
+        match answer {
+            Ok((status, body)) => {
+                frame.wait = Wait::Generated {
+                    outputs: crate::http::outputs(&node.outputs, status, &body),
+                };
+                Ok(())
+            }
+            Err(message) => {
+                let e = err(
+                    "api-failed",
+                    format!("the request of node `{}` failed: {message}", node.name),
                     node,
                 );
                 self.state.failed = Some((&e).into());
@@ -624,7 +672,8 @@ impl Core {
                 (Wait::User { .. }, NodeKind::InputMessage { .. }) => true,
                 (Wait::User { .. }, _) => false,
                 (Wait::Model { .. } | Wait::Generated { .. }, NodeKind::Llm { .. }) => true,
-                (Wait::Model { .. } | Wait::Generated { .. }, _) => false,
+                (Wait::Http { .. } | Wait::Generated { .. }, NodeKind::Api { .. }) => true,
+                (Wait::Model { .. } | Wait::Generated { .. } | Wait::Http { .. }, _) => false,
                 (Wait::Agent { .. }, NodeKind::Agent { .. }) => true,
                 (Wait::Agent { .. }, _) => false,
                 (_, NodeKind::Tool { .. }) => true,

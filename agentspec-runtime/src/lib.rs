@@ -131,6 +131,7 @@
 mod agent;
 mod cast;
 mod core;
+mod http;
 pub mod llm;
 #[cfg(feature = "http")]
 pub mod openai;
@@ -169,7 +170,8 @@ pub enum Role {
 pub struct Message {
     /// Who wrote it.
     pub role: Role,
-    /// Its text (a tool's result as text: a string as it is, anything else as JSON).
+    /// Its text (a tool's result as text: a string as it is, anything else as JSON,
+    /// [`template::result_text`]).
     pub content: String,
     /// The tool calls it makes (an agent's message).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -209,7 +211,7 @@ impl Message {
         Message {
             role: Role::Tool,
             tool_request_id: Some(id.to_owned()),
-            ..Message::user(template::value_text(content))
+            ..Message::user(template::result_text(content))
         }
     }
 }
@@ -251,7 +253,7 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct RunError {
-    /// A stable code: `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
+    /// A stable code: `api-failed`, `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
     /// `no-control-edge`, `tool-failed`, `tool-rejected`, `tool-output-shape`,
     /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`, `llm-failed`,
     /// `llm-output`, `iteration-limit`.
@@ -263,7 +265,8 @@ pub struct RunError {
 }
 
 /// The codes of [`RunError`].
-const CODES: [&str; 14] = [
+const CODES: [&str; 15] = [
+    "api-failed",
     "llm-failed",
     "llm-output",
     "iteration-limit",
@@ -367,6 +370,13 @@ pub type HostFuture = Pin<Box<dyn Future<Output = Result<Value, String>> + Send>
 pub trait HostTools: Send + Sync {
     /// Runs the tool `name` with `args`.
     fn call(&self, name: &str, args: Value) -> HostFuture;
+
+    /// The names of the tools the host runs, when it knows them: a ServerTool neither the
+    /// toolbox nor this list has is then a `missing-tool` load error, instead of a call that
+    /// fails when it is made. `None` (the default): the host takes every ServerTool.
+    fn names(&self) -> Option<Vec<String>> {
+        None
+    }
 }
 
 impl<F> HostTools for F
@@ -403,6 +413,9 @@ pub type EventSink = Arc<dyn Fn(Event<'_>) + Send + Sync>;
 /// What documents run with. Cheap to clone.
 #[derive(Clone)]
 pub struct Runtime {
+    /// The HTTP client of the ApiNodes and RemoteTools, built when first needed.
+    #[cfg(feature = "http")]
+    http: Arc<std::sync::OnceLock<Result<reqwest::Client, String>>>,
     toolbox: Arc<Toolbox>,
     host: Option<Arc<dyn HostTools>>,
     llm: Option<Arc<dyn LlmClient>>,
@@ -467,6 +480,8 @@ impl Runtime {
     pub fn builder() -> RuntimeBuilder {
         RuntimeBuilder {
             runtime: Runtime {
+                #[cfg(feature = "http")]
+                http: Arc::default(),
                 toolbox: Arc::new(Toolbox::new()),
                 host: None,
                 llm: None,
@@ -483,9 +498,10 @@ impl Runtime {
     /// no implementation (naming the tools the toolbox has), a component this runtime does
     /// not run, a reference to nothing.
     pub fn load(&self, doc: &Document) -> Result<Loaded, LoadError> {
+        let host_names = self.host.as_ref().map(|host| host.names());
         let available = Available {
             toolbox: self.toolbox.names().collect(),
-            host: self.host.is_some(),
+            host: host_names.as_ref(),
             llm: self.llm.as_deref(),
         };
         let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
@@ -673,6 +689,16 @@ impl Session {
                         }
                     }
                 }
+                Need::Http { call, inputs } => {
+                    let spec = &self.core.plan.http[call];
+                    let span = tracing::info_span!(
+                        "http",
+                        otel.name = %format_args!("http {}", spec.name),
+                        http.request.method = %spec.method,
+                    );
+                    let answer = self.http(call, &inputs).instrument(span).await;
+                    self.core.answer_http(answer)?;
+                }
                 Need::Client(requests) => return Ok(Status::ToolRequest(requests)),
                 Need::Confirm(requests) => return Ok(Status::ToolConfirmation(requests)),
                 Need::Finished(outputs) => {
@@ -703,7 +729,49 @@ impl Session {
                 Some(host) => host.call(&request.name, request.args.clone()).await,
                 None => Err(format!("no host callback runs `{}`", request.name)),
             },
+            ToolPlace::Remote(call) => {
+                let inputs = request.args.as_object().cloned().unwrap_or_default();
+                let (status, body) = self.http(call, &inputs).await?;
+                if self.core.agent_active() {
+                    // an agent reads the body as it came
+                    return Ok(Value::String(body));
+                }
+                let outputs = &self.core.plan.tools[tool].outputs;
+                let mut values = http::outputs(outputs, status, &body);
+                Ok(match outputs.as_slice() {
+                    [one] => values.remove(&one.name).unwrap_or(Value::Null),
+                    _ => Value::Object(values),
+                })
+            }
             ToolPlace::Client => unreachable!("the caller runs client tools"),
+        }
+    }
+
+    /// Makes the request `plan.http[call]` with `inputs`: its status and body.
+    async fn http(
+        &self,
+        call: usize,
+        inputs: &Map<String, Value>,
+    ) -> Result<(u16, String), String> {
+        let spec = &self.core.plan.http[call];
+        let filled = spec.fill(inputs)?;
+        #[cfg(feature = "http")]
+        {
+            let client = self
+                .runtime
+                .http
+                .get_or_init(|| {
+                    reqwest::Client::builder()
+                        .build()
+                        .map_err(|e| format!("the HTTP client could not be built: {e}"))
+                })
+                .clone()?;
+            http::send(&client, spec, filled).await
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = filled;
+            Err("this runtime was built without HTTP (feature `http`)".to_owned())
         }
     }
 

@@ -7,13 +7,14 @@ use std::collections::{HashMap, HashSet};
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
-    Agent, AgentNode, AnyLlmConfig, BranchingNode, ClientTool, Component, ComponentInfo,
+    Agent, AgentNode, AnyLlmConfig, ApiNode, BranchingNode, ClientTool, Component, ComponentInfo,
     Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode, JsonObject,
-    LlmGenerationConfig, LlmNode, Node, OpenAIAPIType, OutputMessageNode, RefOr, Sensitive,
-    ServerTool, StartNode, Tool, ToolNode,
+    LlmGenerationConfig, LlmNode, Node, OpenAIAPIType, OutputMessageNode, RefOr, RemoteTool,
+    Sensitive, ServerTool, StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
 
+use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
 
 /// An input or output of a node, a flow or a tool: its name and JSON Schema.
@@ -74,6 +75,10 @@ pub(crate) enum NodeKind {
     Agent {
         agent: usize,
     },
+    /// An ApiNode: the request `plan.http[call]`.
+    Api {
+        call: usize,
+    },
 }
 
 impl NodeKind {
@@ -89,6 +94,7 @@ impl NodeKind {
             NodeKind::Flow { .. } => "FlowNode",
             NodeKind::Llm { .. } => "LlmNode",
             NodeKind::Agent { .. } => "AgentNode",
+            NodeKind::Api { .. } => "ApiNode",
         }
     }
 }
@@ -141,6 +147,8 @@ pub(crate) enum ToolPlace {
     Host,
     /// A `ClientTool`: the caller runs it.
     Client,
+    /// A `RemoteTool`: the request `plan.http[call]`, made by the driver.
+    Remote(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -179,6 +187,8 @@ pub(crate) struct Plan {
     pub agents: Vec<AgentPlan>,
     pub tools: Vec<ToolPlan>,
     pub root: Root,
+    /// The HTTP requests of the ApiNodes and RemoteTools.
+    pub http: Vec<HttpCall>,
     /// A digest of the document, which saved sessions name.
     pub digest: String,
     /// The API key of each model config that has one, by config id: a saved session keeps
@@ -189,7 +199,8 @@ pub(crate) struct Plan {
 /// What the planner needs to know of the runtime: which ServerTools it can run.
 pub(crate) struct Available<'a> {
     pub toolbox: Vec<&'a str>,
-    pub host: bool,
+    /// The host callback, when there is one: the names of its tools, when it gives them.
+    pub host: Option<&'a Option<Vec<String>>>,
     pub llm: Option<&'a dyn crate::llm::LlmClient>,
 }
 
@@ -246,6 +257,7 @@ struct Planner<'a> {
     agents: Vec<AgentPlan>,
     tools: Vec<ToolPlan>,
     tool_ids: HashMap<String, usize>,
+    http: Vec<HttpCall>,
     problems: Vec<Diagnostic>,
     /// Whether an agent or a node calls a model.
     uses_llm: bool,
@@ -448,6 +460,23 @@ impl<'a> Planner<'a> {
                     None
                 }
             }
+        } else if let Some(api) = any.downcast_ref::<ApiNode>() {
+            self.http_call(
+                HttpParts {
+                    name: &api.name,
+                    id: &api.id,
+                    url: &api.url,
+                    method: &api.http_method,
+                    data: &api.data,
+                    query_params: &api.query_params,
+                    headers: &api.headers,
+                    sensitive_headers: &api.sensitive_headers,
+                    url_allow_list: api.url_allow_list.as_ref(),
+                    retry_policy: api.retry_policy.as_ref(),
+                },
+                "ApiNode",
+            )
+            .map(|call| NodeKind::Api { call })
         } else if let Some(llm) = any.downcast_ref::<LlmNode>() {
             Some(NodeKind::Llm {
                 prompt: llm.prompt_template.clone(),
@@ -599,29 +628,60 @@ impl<'a> Planner<'a> {
         {
             let place = if self.available.toolbox.contains(&server.name.as_str()) {
                 ToolPlace::Toolbox
-            } else if self.available.host {
+            } else if let Some(host) = self.available.host
+                && host
+                    .as_ref()
+                    .is_none_or(|names| names.contains(&server.name))
+            {
                 ToolPlace::Host
             } else {
                 let mut names = self.available.toolbox.clone();
+                let host = self.available.host.and_then(Option::as_ref);
+                names.extend(host.into_iter().flatten().map(String::as_str));
                 names.sort_unstable();
-                self.problems.push(problem(
-                    "missing-tool",
-                    format!(
-                        "ServerTool `{}` has no implementation: the toolbox has {}, and no host callback is set",
-                        server.name,
-                        if names.is_empty() {
-                            "no tools".to_owned()
-                        } else {
-                            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-                        }
+                let list = if names.is_empty() {
+                    "no tools".to_owned()
+                } else {
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let message = match self.available.host {
+                    None => format!(
+                        "ServerTool `{}` has no implementation: the toolbox has {list}, and no host callback is set",
+                        server.name
                     ),
-                    &server.id,
-                ));
+                    Some(_) => format!(
+                        "ServerTool `{}` has no implementation: the toolbox and the host have {list}",
+                        server.name
+                    ),
+                };
+                self.problems
+                    .push(problem("missing-tool", message, &server.id));
                 return None;
             };
             (place, server.requires_confirmation)
         } else if let Some(client) = any.downcast_ref::<ClientTool>() {
             (ToolPlace::Client, client.requires_confirmation)
+        } else if let Some(remote) = any.downcast_ref::<RemoteTool>() {
+            let call = self.http_call(
+                HttpParts {
+                    name: &remote.name,
+                    id: &remote.id,
+                    url: &remote.url,
+                    method: &remote.http_method,
+                    data: &remote.data,
+                    query_params: &remote.query_params,
+                    headers: &remote.headers,
+                    sensitive_headers: &remote.sensitive_headers,
+                    url_allow_list: remote.url_allow_list.as_ref(),
+                    retry_policy: remote.retry_policy.as_ref(),
+                },
+                "RemoteTool",
+            )?;
+            (ToolPlace::Remote(call), remote.requires_confirmation)
         } else {
             self.problems.push(problem(
                 "unsupported-component",
@@ -654,6 +714,77 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The fields of an ApiNode or a RemoteTool that make its request.
+struct HttpParts<'a> {
+    name: &'a str,
+    id: &'a str,
+    url: &'a str,
+    method: &'a str,
+    data: &'a Value,
+    query_params: &'a JsonObject,
+    headers: &'a JsonObject,
+    sensitive_headers: &'a Sensitive<JsonObject>,
+    url_allow_list: Option<&'a Vec<String>>,
+    retry_policy: Option<&'a agentspec_types::RetryPolicy>,
+}
+
+impl Planner<'_> {
+    /// The request of an ApiNode or a RemoteTool (`kind`), by index in `plan.http`.
+    fn http_call(&mut self, parts: HttpParts<'_>, kind: &str) -> Option<usize> {
+        if !cfg!(feature = "http") {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "{kind} `{}` makes HTTP requests, and this runtime was built without them (agentspec-runtime's feature `http`)",
+                    parts.name
+                ),
+                parts.id,
+            ));
+            return None;
+        }
+        let sensitive_headers = match parts.sensitive_headers.value() {
+            Ok(headers) => headers.clone(),
+            Err(missing) => {
+                self.problems.push(problem(
+                    "missing-secret",
+                    format!(
+                        "the sensitive_headers of {kind} `{}`: {missing}",
+                        parts.name
+                    ),
+                    parts.id,
+                ));
+                return None;
+            }
+        };
+        if let Some(both) = sensitive_headers
+            .keys()
+            .find(|k| parts.headers.keys().any(|h| h.eq_ignore_ascii_case(k)))
+        {
+            self.problems.push(problem(
+                "invalid-http-call",
+                format!(
+                    "{kind} `{}` has header `{both}` in both headers and sensitive_headers",
+                    parts.name
+                ),
+                parts.id,
+            ));
+            return None;
+        }
+        self.http.push(HttpCall {
+            name: parts.name.to_owned(),
+            url: parts.url.to_owned(),
+            method: parts.method.to_owned(),
+            data: parts.data.clone(),
+            query_params: parts.query_params.clone(),
+            headers: parts.headers.clone(),
+            sensitive_headers,
+            url_allow_list: parts.url_allow_list.cloned(),
+            retry: Retry::from_policy(parts.retry_policy),
+        });
+        Some(self.http.len() - 1)
+    }
+}
+
 /// Compiles `doc` (pyagentspec's layout of it, with what it leaves out inferred).
 pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Vec<Diagnostic>> {
     // what pyagentspec wrote has what it infers filled in already: read as it is
@@ -674,6 +805,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         agents: Vec::new(),
         tools: Vec::new(),
         tool_ids: HashMap::new(),
+        http: Vec::new(),
         problems: Vec::new(),
         uses_llm: false,
         checked_models: HashSet::new(),
@@ -718,6 +850,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         agents: planner.agents,
         tools: planner.tools,
         root,
+        http: planner.http,
         digest,
         api_keys: planner.api_keys,
     })

@@ -55,6 +55,8 @@ pub(crate) enum Wait {
     Generated { outputs: Map<String, Value> },
     /// The agent of this AgentNode, running.
     Agent { run: Box<AgentRun> },
+    /// The answer to this ApiNode's request, made by the driver with these inputs.
+    Http { inputs: Map<String, Value> },
 }
 
 /// The whole state of a session.
@@ -90,6 +92,11 @@ pub(crate) enum Need {
     Confirm(Vec<ToolRequest>),
     /// The model's answer to this request (`answer_model`).
     Model(Box<crate::llm::ChatRequest>),
+    /// The answer to the request `plan.http[call]` with these inputs (`answer_http`).
+    Http {
+        call: usize,
+        inputs: Map<String, Value>,
+    },
     /// The session finished with these outputs.
     Finished(Map<String, Value>),
 }

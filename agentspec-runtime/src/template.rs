@@ -81,6 +81,55 @@ pub fn value_text(value: &Value) -> String {
     }
 }
 
+/// A tool's result as the text of its message to the model: a string as it is, anything
+/// else as JSON spaced as Python's `json.dumps` spaces it (`{"a": 1, "b": [1, 2]}`), which
+/// is what wayflowcore sends, so that test doubles keyed on its tool messages carry over
+/// (`null` is empty).
+pub fn result_text(value: &Value) -> String {
+    /// `, ` between items and `: ` after keys, on one line.
+    struct Spaced;
+    impl serde_json::ser::Formatter for Spaced {
+        fn begin_array_value<W: ?Sized + std::io::Write>(
+            &mut self,
+            writer: &mut W,
+            first: bool,
+        ) -> std::io::Result<()> {
+            if first {
+                Ok(())
+            } else {
+                writer.write_all(b", ")
+            }
+        }
+        fn begin_object_key<W: ?Sized + std::io::Write>(
+            &mut self,
+            writer: &mut W,
+            first: bool,
+        ) -> std::io::Result<()> {
+            if first {
+                Ok(())
+            } else {
+                writer.write_all(b", ")
+            }
+        }
+        fn begin_object_value<W: ?Sized + std::io::Write>(
+            &mut self,
+            writer: &mut W,
+        ) -> std::io::Result<()> {
+            writer.write_all(b": ")
+        }
+    }
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => {
+            let mut out = Vec::new();
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, Spaced);
+            serde::Serialize::serialize(other, &mut ser).expect("a JSON value writes");
+            String::from_utf8(out).expect("JSON is UTF-8")
+        }
+    }
+}
+
 /// Fills the placeholders of `template` whose names `lookup` knows; the others stay as
 /// written. One pass: what is put in is never read for placeholders.
 pub fn render<'v>(template: &str, lookup: impl Fn(&str) -> Option<&'v Value>) -> String {
@@ -167,6 +216,17 @@ mod tests {
             ),
             "2.5 true {\"k\":[1]} "
         );
+    }
+
+    #[test]
+    fn tool_results_are_spaced_as_python_writes_them() {
+        assert_eq!(
+            result_text(&json!({"result": 29.0, "l": [1, "a", {}], "e": []})),
+            r#"{"result": 29.0, "l": [1, "a", {}], "e": []}"#
+        );
+        assert_eq!(result_text(&json!("as it is")), "as it is");
+        assert_eq!(result_text(&json!(3)), "3");
+        assert_eq!(result_text(&Value::Null), "");
     }
 
     #[test]
