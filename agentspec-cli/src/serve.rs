@@ -12,12 +12,14 @@
 //! once its request is done.
 //!
 //! The methods, and what they answer:
-//! - `load {document, format?, host_tools?, values?, events?}`: compiles the document
+//! - `load {document, format?, host_tools?, values?, events?, check_models?}`: compiles the
+//!   document
 //!   (`format` is `json` or `yaml`; by default JSON when the text starts with `{`).
 //!   `host_tools` lists the ServerTools the host runs (a ServerTool neither here nor among
 //!   them is a `missing-tool` load error), or is `true` for every one; `values` gives the
-//!   values of the document's `$component_ref` placeholders (secrets). Answers
-//!   `{component_type, name}`.
+//!   values of the document's `$component_ref` placeholders (secrets); `check_models: false`
+//!   loads a model config the client cannot serve, whose first call then fails with
+//!   `llm-unsupported`. Answers `{component_type, name}`.
 //! - `start {inputs?}`: a new session; answers `{session}`. The other methods take
 //!   `session`, by default the last one started or resumed.
 //! - `run {session?}`: runs to the next stop; answers `{status: "finished", outputs,
@@ -424,8 +426,9 @@ impl Server {
             }
         };
         let events = params.get("events").and_then(Value::as_bool) == Some(true);
+        let check_models = params.get("check_models").and_then(Value::as_bool) != Some(false);
         let mut client = OpenAiClient::new().map_err(|e| error("llm-failed", e.to_string()))?;
-        let mut builder = Runtime::builder();
+        let mut builder = Runtime::builder().check_models_at_load(check_models);
         if events {
             let tokens = Arc::clone(&self.out);
             client = client.on_token(move |text| {

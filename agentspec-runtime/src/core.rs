@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
-use crate::plan::{NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
-use crate::state::{AgentRun, Core, Frame, Limits, Need, State, Wait};
+use crate::plan::{CAUGHT_BRANCH, CAUGHT_INFO, NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
+use crate::state::{AgentRun, Child, ChildDone, Core, Frame, Limits, Need, State, Wait};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
 
@@ -74,6 +74,7 @@ impl Core {
             frames,
             messages: Vec::new(),
             seen: 0,
+            prefix: String::new(),
             next_id: 1,
             steps: 0,
             agent,
@@ -134,8 +135,34 @@ impl Core {
         }
     }
 
+    /// A session of its own for a flow a MapNode, ParallelMapNode or ParallelFlowNode runs
+    /// (the `index`th): it starts with the conversation so far, and may run the steps the
+    /// session has left.
+    pub fn child(&self, index: usize, child: Child) -> Core {
+        let frame = Self::frame(&self.plan, child.flow, child.inputs);
+        let state = State {
+            frames: vec![frame],
+            messages: self.state.messages.clone(),
+            seen: self.state.messages.len(),
+            prefix: format!("{}{}.{index}-", self.state.prefix, self.state.steps),
+            next_id: 1,
+            steps: 0,
+            agent: None,
+            finished: None,
+            failed: None,
+        };
+        Core {
+            plan: Arc::clone(&self.plan),
+            state,
+            limits: Limits {
+                max_steps: self.limits.max_steps.saturating_sub(self.state.steps),
+                ..self.limits
+            },
+        }
+    }
+
     fn new_request(&mut self, name: &str, args: Value) -> ToolRequest {
-        let id = format!("call-{}", self.state.next_id);
+        let id = format!("{}call-{}", self.state.prefix, self.state.next_id);
         self.state.next_id += 1;
         ToolRequest {
             id,
@@ -153,11 +180,47 @@ impl Core {
         if let Some(outputs) = &self.state.finished {
             return Ok(Need::Finished(outputs.clone()));
         }
-        let result = self.advance_inner();
-        if let Err(e) = &result {
-            self.state.failed = Some(e.into());
+        loop {
+            match self.advance_inner() {
+                Ok(need) => return Ok(need),
+                // caught by a CatchExceptionNode: the flow goes on from it
+                Err(e) => self.fail(e)?,
+            }
         }
-        result
+    }
+
+    /// A failure: caught by the innermost CatchExceptionNode running the failed flow, which
+    /// then takes its `caught_exception_branch` (`Ok`); else the session fails with it, and
+    /// keeps failing with it.
+    pub fn fail(&mut self, mut e: RunError) -> Result<(), RunError> {
+        let plan = Arc::clone(&self.plan);
+        let mut depth = self.state.frames.len();
+        while catchable(e.code) && depth > 1 {
+            depth -= 1;
+            let parent = &self.state.frames[depth - 1];
+            let node = &plan.flows[parent.flow].nodes[parent.node];
+            if !matches!(node.kind, NodeKind::Catch { .. }) {
+                continue;
+            }
+            self.state.frames.truncate(depth);
+            let mut info = format!("{}: {}", e.code, e.message);
+            if info.len() > 500 {
+                let mut end = 500;
+                while !info.is_char_boundary(end) {
+                    end -= 1;
+                }
+                info.truncate(end);
+                info.push('…');
+            }
+            let mut outputs = Map::new();
+            outputs.insert(CAUGHT_INFO.to_owned(), Value::String(info));
+            match self.complete(node, outputs, CAUGHT_BRANCH) {
+                Ok(_) => return Ok(()),
+                Err(again) => e = again,
+            }
+        }
+        self.state.failed = Some((&e).into());
+        Err(e)
     }
 
     fn advance_inner(&mut self) -> Result<Need, RunError> {
@@ -284,6 +347,12 @@ impl Core {
                     };
                     return Ok(Need::Http { call, inputs });
                 }
+                // the flows it runs cannot pause, so nothing of theirs was kept: run it again
+                Wait::Children => {
+                    if let Some(need) = self.enter(node)? {
+                        return Ok(need);
+                    }
+                }
                 // a FlowNode's frame is never the top one (but in a state edited by hand)
                 Wait::Subflow => return Err(mismatch()),
             }
@@ -376,13 +445,112 @@ impl Core {
                     inputs,
                 }))
             }
-            NodeKind::Flow { flow } => {
+            NodeKind::Flow { flow } | NodeKind::Catch { flow } => {
                 let frame = Self::frame(&self.plan, *flow, inputs);
                 self.top().wait = Wait::Subflow;
                 self.state.frames.push(frame);
                 Ok(None)
             }
+            NodeKind::Map {
+                flow,
+                parallel,
+                inputs: feeds,
+                ..
+            } => {
+                let runs = map_runs(&self.plan, *flow, feeds, inputs, node)?;
+                self.top().wait = Wait::Children;
+                Ok(Some(Need::Children {
+                    runs,
+                    parallel: *parallel,
+                }))
+            }
+            NodeKind::ParallelFlow { flows } => {
+                let runs = flows
+                    .iter()
+                    .map(|&flow| Child {
+                        flow,
+                        inputs: self.plan.flows[flow]
+                            .inputs
+                            .iter()
+                            .filter_map(|p| Some((p.name.clone(), inputs.get(&p.name)?.clone())))
+                            .collect(),
+                    })
+                    .collect();
+                self.top().wait = Wait::Children;
+                Ok(Some(Need::Children {
+                    runs,
+                    parallel: true,
+                }))
+            }
         }
+    }
+
+    /// What the flows of a MapNode, ParallelMapNode or ParallelFlowNode gave, in the order
+    /// they were asked for.
+    pub fn answer_children(
+        &mut self,
+        results: Vec<Result<ChildDone, RunError>>,
+    ) -> Result<(), RunError> {
+        let plan = Arc::clone(&self.plan);
+        let frame = self.top();
+        if !matches!(frame.wait, Wait::Children) {
+            return Err(RunError::new(
+                "unexpected-answer",
+                "no node is waiting for the flows it runs".to_owned(),
+            ));
+        }
+        let node = &plan.flows[frame.flow].nodes[frame.node];
+        let mut done = Vec::with_capacity(results.len());
+        for result in results {
+            match result {
+                Ok(child) => done.push(child),
+                Err(e) => {
+                    let e = RunError {
+                        message: format!("in a flow node `{}` runs: {}", node.name, e.message),
+                        node: e.node.or_else(|| Some(node.id.clone())),
+                        ..e
+                    };
+                    return self.fail(e);
+                }
+            }
+        }
+        for child in &mut done {
+            self.state.steps += child.steps;
+            self.state.messages.append(&mut child.messages);
+        }
+        let outputs = match &node.kind {
+            NodeKind::Map { outputs, .. } => {
+                let mut out = Map::new();
+                for (name, from, how) in outputs {
+                    let values: Vec<&Value> =
+                        done.iter().filter_map(|c| c.outputs.get(from)).collect();
+                    match reduce(&values, *how) {
+                        Ok(Some(v)) => {
+                            out.insert(name.clone(), v);
+                        }
+                        Ok(None) => {}
+                        Err(problem) => {
+                            let e = err(
+                                "map-failed",
+                                format!("output `{name}` of node `{}`: {problem}", node.name),
+                                node,
+                            );
+                            return self.fail(e);
+                        }
+                    }
+                }
+                out
+            }
+            _ => {
+                let mut out = Map::new();
+                for child in done {
+                    out.extend(child.outputs);
+                }
+                out
+            }
+        };
+        self.top().wait = Wait::Generated { outputs };
+        Ok(())
     }
 
     /// A tool call made: by the driver for a ServerTool, by the caller for a client tool.
@@ -486,6 +654,9 @@ impl Core {
         }
         let parent = self.top();
         let node = &plan.flows[parent.flow].nodes[parent.node];
+        if matches!(node.kind, NodeKind::Catch { .. }) {
+            outputs.insert(CAUGHT_INFO.to_owned(), Value::Null);
+        }
         self.complete(node, outputs, &branch)
     }
 
@@ -512,8 +683,7 @@ impl Core {
                     format!("the model's answer to node `{}` {problem}", node.name),
                     node,
                 );
-                self.state.failed = Some((&e).into());
-                Err(e)
+                self.fail(e)
             }
         }
     }
@@ -542,8 +712,7 @@ impl Core {
                     format!("the request of node `{}` failed: {message}", node.name),
                     node,
                 );
-                self.state.failed = Some((&e).into());
-                Err(e)
+                self.fail(e)
             }
         }
     }
@@ -583,8 +752,7 @@ impl Core {
                     ),
                     node,
                 );
-                self.state.failed = Some((&e).into());
-                Err(e)
+                self.fail(e)
             }
         }
     }
@@ -665,7 +833,7 @@ impl Core {
                 return Err(mismatch());
             }
             let fits = match (&frame.wait, &node.kind) {
-                (Wait::Subflow, NodeKind::Flow { .. }) => i < last,
+                (Wait::Subflow, NodeKind::Flow { .. } | NodeKind::Catch { .. }) => i < last,
                 (Wait::Subflow, _) => false,
                 (_, _) if i < last => false,
                 (Wait::Nothing, _) => true,
@@ -673,6 +841,11 @@ impl Core {
                 (Wait::User { .. }, _) => false,
                 (Wait::Model { .. } | Wait::Generated { .. }, NodeKind::Llm { .. }) => true,
                 (Wait::Http { .. } | Wait::Generated { .. }, NodeKind::Api { .. }) => true,
+                (
+                    Wait::Children | Wait::Generated { .. },
+                    NodeKind::Map { .. } | NodeKind::ParallelFlow { .. },
+                ) => true,
+                (Wait::Children, _) => false,
                 (Wait::Model { .. } | Wait::Generated { .. } | Wait::Http { .. }, _) => false,
                 (Wait::Agent { .. }, NodeKind::Agent { .. }) => true,
                 (Wait::Agent { .. }, _) => false,
@@ -784,4 +957,108 @@ fn tool_outputs(
         }
     }
     Ok(out)
+}
+
+/// The failures a CatchExceptionNode catches: what went wrong in the flow it runs, not a
+/// limit of the session, nor a saved state that does not fit.
+fn catchable(code: &str) -> bool {
+    !matches!(
+        code,
+        "step-limit" | "saved-session-mismatch" | "unexpected-answer"
+    )
+}
+
+/// The runs of a MapNode: an input given a list (of the subflow input's items) is iterated,
+/// any other value is given to every run; lists iterated together have one length. With no
+/// list, the subflow runs once.
+fn map_runs(
+    plan: &Plan,
+    flow: usize,
+    feeds: &[(String, String)],
+    inputs: Map<String, Value>,
+    node: &NodePlan,
+) -> Result<Vec<Child>, RunError> {
+    let subflow = &plan.flows[flow];
+    let mut iterated: Vec<(&str, &Vec<Value>)> = Vec::new();
+    let mut fixed = Map::new();
+    for (from, to) in feeds {
+        let Some(value) = inputs.get(from) else {
+            continue;
+        };
+        let item_is_list = subflow
+            .inputs
+            .iter()
+            .find(|p| p.name == *to)
+            .and_then(|p| p.schema.get("type"))
+            .and_then(Value::as_str)
+            == Some("array");
+        match value {
+            Value::Array(items) if !item_is_list || items.iter().all(Value::is_array) => {
+                iterated.push((to, items));
+            }
+            other => {
+                fixed.insert(to.clone(), other.clone());
+            }
+        }
+    }
+    let count = iterated.first().map_or(1, |(_, items)| items.len());
+    if let Some((name, items)) = iterated.iter().find(|(_, items)| items.len() != count) {
+        return Err(err(
+            "map-failed",
+            format!(
+                "node `{}` iterates lists of different lengths: {count} items, and {} for `{name}`",
+                node.name,
+                items.len()
+            ),
+            node,
+        ));
+    }
+    Ok((0..count)
+        .map(|i| {
+            let mut inputs = fixed.clone();
+            for (name, items) in &iterated {
+                inputs.insert((*name).to_owned(), items[i].clone());
+            }
+            Child { flow, inputs }
+        })
+        .collect())
+}
+
+/// Reduces the values a MapNode collected: `None` when there is nothing to give (the
+/// output's default then applies).
+fn reduce(
+    values: &[&Value],
+    how: agentspec_types::ReductionMethod,
+) -> Result<Option<Value>, String> {
+    use agentspec_types::ReductionMethod as R;
+    if matches!(how, R::Append) {
+        return Ok(Some(Value::Array(
+            values.iter().map(|v| (*v).clone()).collect(),
+        )));
+    }
+    let mut numbers = Vec::with_capacity(values.len());
+    for v in values {
+        match v {
+            Value::Number(n) => numbers.push(n),
+            other => {
+                return Err(format!(
+                    "{how:?} reduces numbers, and a run gave {}",
+                    crate::short_json(other)
+                ));
+            }
+        }
+    }
+    let ints: Option<Vec<i64>> = numbers.iter().map(|n| n.as_i64()).collect();
+    let floats: Vec<f64> = numbers.iter().filter_map(|n| n.as_f64()).collect();
+    let value = match (how, &ints) {
+        (R::Sum, Some(ints)) => Value::from(ints.iter().sum::<i64>()),
+        (R::Sum, None) => Value::from(floats.iter().sum::<f64>()),
+        _ if floats.is_empty() => return Ok(None),
+        (R::Max, Some(ints)) => Value::from(*ints.iter().max().expect("not empty")),
+        (R::Min, Some(ints)) => Value::from(*ints.iter().min().expect("not empty")),
+        (R::Max, None) => Value::from(floats.iter().copied().fold(f64::MIN, f64::max)),
+        (R::Min, None) => Value::from(floats.iter().copied().fold(f64::MAX, f64::min)),
+        _ => Value::from(floats.iter().sum::<f64>() / floats.len() as f64),
+    };
+    Ok(Some(value))
 }

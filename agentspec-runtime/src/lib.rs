@@ -132,6 +132,7 @@ mod agent;
 mod cast;
 mod core;
 mod http;
+mod join;
 pub mod llm;
 #[cfg(feature = "http")]
 pub mod openai;
@@ -253,7 +254,7 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct RunError {
-    /// A stable code: `api-failed`, `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
+    /// A stable code: `api-failed`, `llm-unsupported`, `cannot-pause`, `map-failed`, `missing-input`, `missing-output`, `cast-failed`, `unknown-input`,
     /// `no-control-edge`, `tool-failed`, `tool-rejected`, `tool-output-shape`,
     /// `step-limit`, `unexpected-answer`, `saved-session-mismatch`, `llm-failed`,
     /// `llm-output`, `iteration-limit`.
@@ -265,8 +266,11 @@ pub struct RunError {
 }
 
 /// The codes of [`RunError`].
-const CODES: [&str; 15] = [
+const CODES: [&str; 18] = [
     "api-failed",
+    "llm-unsupported",
+    "cannot-pause",
+    "map-failed",
     "llm-failed",
     "llm-output",
     "iteration-limit",
@@ -469,6 +473,22 @@ impl RuntimeBuilder {
         self
     }
 
+    /// The most flows a ParallelMapNode or a ParallelFlowNode runs at once (default 16;
+    /// at least 1). Their results keep the order of the items or of the subflows.
+    pub fn parallelism(mut self, flows: usize) -> Self {
+        self.runtime.limits.parallelism = flows.max(1);
+        self
+    }
+
+    /// Whether [`Runtime::load`] refuses a document with a model config the model client
+    /// cannot serve ([`llm::LlmClient::check`]; the default), or loads it, the first call to
+    /// that model then failing with `llm-unsupported`. For hosts whose loading must not
+    /// depend on the models (upstream's conformance suite loads OCI configs it never runs).
+    pub fn check_models_at_load(mut self, check: bool) -> Self {
+        self.runtime.limits.check_models = check;
+        self
+    }
+
     /// The runtime.
     pub fn build(self) -> Runtime {
         self.runtime
@@ -489,6 +509,8 @@ impl Runtime {
                 limits: Limits {
                     max_steps: 10_000,
                     max_iterations: 20,
+                    parallelism: 16,
+                    check_models: true,
                 },
             },
         }
@@ -503,6 +525,7 @@ impl Runtime {
             toolbox: self.toolbox.names().collect(),
             host: host_names.as_ref(),
             llm: self.llm.as_deref(),
+            check_models: self.limits.check_models,
         };
         let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
         Ok(Loaded {
@@ -636,143 +659,17 @@ impl Session {
     }
 
     async fn run_steps(&mut self) -> Result<Status, RunError> {
-        use tracing::Instrument;
-        loop {
-            match self.core.advance()? {
-                Need::Call { request, tool } => {
-                    // the arguments and the result are left out: they may hold secrets
-                    let span = tracing::info_span!(
-                        "execute_tool",
-                        otel.name = %format_args!("execute_tool {}", request.name),
-                        gen_ai.operation.name = "execute_tool",
-                        gen_ai.tool.name = %request.name,
-                        gen_ai.tool.call.id = %request.id,
-                    );
-                    self.emit(Event::ToolStarted(&request));
-                    let result = self.call(tool, &request).instrument(span).await;
-                    self.emit(Event::ToolFinished {
-                        request: &request,
-                        result: result.as_ref().map_err(String::as_str),
-                    });
-                    self.core.answer_server(&request.id, result)?;
-                }
-                Need::User => {
-                    return Ok(Status::UserMessageRequest {
-                        messages: self.new_messages(),
-                    });
-                }
-                Need::Model(mut request) => {
-                    if request.model.api_key.is_none() {
-                        let keys = &self.core.plan.api_keys;
-                        request.model.api_key = keys.get(&request.model.config_id).cloned();
-                    }
-                    // the model's id only: the config's URL and key may hold secrets
-                    let span = tracing::info_span!(
-                        "chat",
-                        otel.name = %format_args!("chat {}", request.model.model_id),
-                        gen_ai.operation.name = "chat",
-                        gen_ai.request.model = %request.model.model_id,
-                    );
-                    let answer = match &self.runtime.llm {
-                        Some(llm) => llm.chat(*request).instrument(span).await,
-                        None => Err(llm::LlmError("the runtime has no model".to_owned())),
-                    };
-                    match answer {
-                        Ok(response) => {
-                            self.emit(Event::ModelAnswered(&response));
-                            self.core.answer_model(response)?
-                        }
-                        Err(e) => {
-                            let e = RunError::new("llm-failed", format!("the model failed: {e}"));
-                            self.core.state.failed = Some((&e).into());
-                            return Err(e);
-                        }
-                    }
-                }
-                Need::Http { call, inputs } => {
-                    let spec = &self.core.plan.http[call];
-                    let span = tracing::info_span!(
-                        "http",
-                        otel.name = %format_args!("http {}", spec.name),
-                        http.request.method = %spec.method,
-                    );
-                    let answer = self.http(call, &inputs).instrument(span).await;
-                    self.core.answer_http(answer)?;
-                }
-                Need::Client(requests) => return Ok(Status::ToolRequest(requests)),
-                Need::Confirm(requests) => return Ok(Status::ToolConfirmation(requests)),
-                Need::Finished(outputs) => {
-                    return Ok(Status::Finished {
-                        outputs,
-                        messages: self.new_messages(),
-                    });
-                }
-            }
-        }
-    }
-
-    fn emit(&self, event: Event<'_>) {
-        if let Some(sink) = &self.runtime.on_event {
-            sink(event);
-        }
-    }
-
-    async fn call(&self, tool: usize, request: &ToolRequest) -> Result<Value, String> {
-        match self.core.plan.tools[tool].place {
-            ToolPlace::Toolbox => self
-                .runtime
-                .toolbox
-                .call(&request.name, request.args.clone())
-                .await
-                .map_err(|e| e.to_string()),
-            ToolPlace::Host => match &self.runtime.host {
-                Some(host) => host.call(&request.name, request.args.clone()).await,
-                None => Err(format!("no host callback runs `{}`", request.name)),
+        Ok(match drive(&mut self.core, &self.runtime).await? {
+            Stop::User => Status::UserMessageRequest {
+                messages: self.new_messages(),
             },
-            ToolPlace::Remote(call) => {
-                let inputs = request.args.as_object().cloned().unwrap_or_default();
-                let (status, body) = self.http(call, &inputs).await?;
-                if self.core.agent_active() {
-                    // an agent reads the body as it came
-                    return Ok(Value::String(body));
-                }
-                let outputs = &self.core.plan.tools[tool].outputs;
-                let mut values = http::outputs(outputs, status, &body);
-                Ok(match outputs.as_slice() {
-                    [one] => values.remove(&one.name).unwrap_or(Value::Null),
-                    _ => Value::Object(values),
-                })
-            }
-            ToolPlace::Client => unreachable!("the caller runs client tools"),
-        }
-    }
-
-    /// Makes the request `plan.http[call]` with `inputs`: its status and body.
-    async fn http(
-        &self,
-        call: usize,
-        inputs: &Map<String, Value>,
-    ) -> Result<(u16, String), String> {
-        let spec = &self.core.plan.http[call];
-        let filled = spec.fill(inputs)?;
-        #[cfg(feature = "http")]
-        {
-            let client = self
-                .runtime
-                .http
-                .get_or_init(|| {
-                    reqwest::Client::builder()
-                        .build()
-                        .map_err(|e| format!("the HTTP client could not be built: {e}"))
-                })
-                .clone()?;
-            http::send(&client, spec, filled).await
-        }
-        #[cfg(not(feature = "http"))]
-        {
-            let _ = filled;
-            Err("this runtime was built without HTTP (feature `http`)".to_owned())
-        }
+            Stop::Client(requests) => Status::ToolRequest(requests),
+            Stop::Confirm(requests) => Status::ToolConfirmation(requests),
+            Stop::Finished(outputs) => Status::Finished {
+                outputs,
+                messages: self.new_messages(),
+            },
+        })
     }
 
     /// The agent messages appended since the caller last saw the conversation.
@@ -819,6 +716,219 @@ impl Session {
             format: SavedSession::FORMAT,
             document: self.core.plan.digest.clone(),
             state: serde_json::to_value(&self.core.state).expect("the state is plain data"),
+        }
+    }
+}
+
+/// Where [`drive`] stopped: the session needs the caller, or finished.
+enum Stop {
+    User,
+    Client(Vec<ToolRequest>),
+    Confirm(Vec<ToolRequest>),
+    Finished(Map<String, Value>),
+}
+
+type Driven<'a> = Pin<Box<dyn Future<Output = Result<Stop, RunError>> + Send + 'a>>;
+
+/// Runs `core` until it needs the caller or finishes: the driver around the core, making
+/// the tool calls, model calls and requests it asks for, and running the flows a node runs
+/// on their own (at once for the parallel nodes).
+fn drive<'a>(core: &'a mut Core, runtime: &'a Runtime) -> Driven<'a> {
+    Box::pin(async move {
+        use tracing::Instrument;
+        loop {
+            match core.advance()? {
+                Need::Call { request, tool } => {
+                    // the arguments and the result are left out: they may hold secrets
+                    let span = tracing::info_span!(
+                        "execute_tool",
+                        otel.name = %format_args!("execute_tool {}", request.name),
+                        gen_ai.operation.name = "execute_tool",
+                        gen_ai.tool.name = %request.name,
+                        gen_ai.tool.call.id = %request.id,
+                    );
+                    runtime.emit(Event::ToolStarted(&request));
+                    let result = call(core, runtime, tool, &request).instrument(span).await;
+                    runtime.emit(Event::ToolFinished {
+                        request: &request,
+                        result: result.as_ref().map_err(String::as_str),
+                    });
+                    core.answer_server(&request.id, result)?;
+                }
+                Need::User => return Ok(Stop::User),
+                Need::Model(mut request) => {
+                    if let Some(why) = core.plan.unserved.get(&request.model.config_id) {
+                        let e = RunError::new(
+                            "llm-unsupported",
+                            format!(
+                                "the LLM config `{}` cannot be served: {why}",
+                                request.model.name
+                            ),
+                        );
+                        core.fail(e)?;
+                        continue;
+                    }
+                    if request.model.api_key.is_none() {
+                        let keys = &core.plan.api_keys;
+                        request.model.api_key = keys.get(&request.model.config_id).cloned();
+                    }
+                    // the model's id only: the config's URL and key may hold secrets
+                    let span = tracing::info_span!(
+                        "chat",
+                        otel.name = %format_args!("chat {}", request.model.model_id),
+                        gen_ai.operation.name = "chat",
+                        gen_ai.request.model = %request.model.model_id,
+                    );
+                    let answer = match &runtime.llm {
+                        Some(llm) => llm.chat(*request).instrument(span).await,
+                        None => Err(llm::LlmError("the runtime has no model".to_owned())),
+                    };
+                    match answer {
+                        Ok(response) => {
+                            runtime.emit(Event::ModelAnswered(&response));
+                            core.answer_model(response)?
+                        }
+                        Err(e) => core.fail(RunError::new(
+                            "llm-failed",
+                            format!("the model failed: {e}"),
+                        ))?,
+                    }
+                }
+                Need::Http { call, inputs } => {
+                    let spec = &core.plan.http[call];
+                    let span = tracing::info_span!(
+                        "http",
+                        otel.name = %format_args!("http {}", spec.name),
+                        http.request.method = %spec.method,
+                    );
+                    let answer = http_call(&core.plan, runtime, call, &inputs)
+                        .instrument(span)
+                        .await;
+                    core.answer_http(answer)?;
+                }
+                Need::Children { runs, parallel } => {
+                    let mut children: Vec<Core> = runs
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, run)| core.child(i, run))
+                        .collect();
+                    let limit = if parallel {
+                        runtime.limits.parallelism
+                    } else {
+                        1
+                    };
+                    let stops = join::bounded(
+                        children.iter_mut().map(|child| drive(child, runtime)),
+                        limit,
+                    )
+                    .await;
+                    let results = stops
+                        .into_iter()
+                        .zip(children)
+                        .map(|(stop, child)| finished_child(stop, child))
+                        .collect();
+                    core.answer_children(results)?;
+                }
+                Need::Client(requests) => return Ok(Stop::Client(requests)),
+                Need::Confirm(requests) => return Ok(Stop::Confirm(requests)),
+                Need::Finished(outputs) => return Ok(Stop::Finished(outputs)),
+            }
+        }
+    })
+}
+
+/// What a flow run by a node gave, or why it gave nothing: such a flow cannot wait for the
+/// caller.
+fn finished_child(stop: Result<Stop, RunError>, child: Core) -> Result<state::ChildDone, RunError> {
+    let waits_for = match stop? {
+        Stop::Finished(outputs) => {
+            let base = child.state.seen;
+            let mut messages = child.state.messages;
+            return Ok(state::ChildDone {
+                outputs,
+                messages: messages.split_off(base.min(messages.len())),
+                steps: child.state.steps,
+            });
+        }
+        Stop::User => "a user message",
+        Stop::Client(_) => "the result of a client tool",
+        Stop::Confirm(_) => "a confirmation",
+    };
+    Err(RunError::new(
+        "cannot-pause",
+        format!(
+            "the flow waits for {waits_for}, and a flow that a MapNode, ParallelMapNode or ParallelFlowNode runs cannot pause"
+        ),
+    ))
+}
+
+/// Runs a ServerTool or a RemoteTool.
+async fn call(
+    core: &Core,
+    runtime: &Runtime,
+    tool: usize,
+    request: &ToolRequest,
+) -> Result<Value, String> {
+    match core.plan.tools[tool].place {
+        ToolPlace::Toolbox => runtime
+            .toolbox
+            .call(&request.name, request.args.clone())
+            .await
+            .map_err(|e| e.to_string()),
+        ToolPlace::Host => match &runtime.host {
+            Some(host) => host.call(&request.name, request.args.clone()).await,
+            None => Err(format!("no host callback runs `{}`", request.name)),
+        },
+        ToolPlace::Remote(call) => {
+            let inputs = request.args.as_object().cloned().unwrap_or_default();
+            let (status, body) = http_call(&core.plan, runtime, call, &inputs).await?;
+            if core.agent_active() {
+                // an agent reads the body as it came
+                return Ok(Value::String(body));
+            }
+            let outputs = &core.plan.tools[tool].outputs;
+            let mut values = http::outputs(outputs, status, &body);
+            Ok(match outputs.as_slice() {
+                [one] => values.remove(&one.name).unwrap_or(Value::Null),
+                _ => Value::Object(values),
+            })
+        }
+        ToolPlace::Client => unreachable!("the caller runs client tools"),
+    }
+}
+
+/// Makes the request `plan.http[call]` with `inputs`: its status and body.
+async fn http_call(
+    plan: &Plan,
+    runtime: &Runtime,
+    call: usize,
+    inputs: &Map<String, Value>,
+) -> Result<(u16, String), String> {
+    let spec = &plan.http[call];
+    let filled = spec.fill(inputs)?;
+    #[cfg(feature = "http")]
+    {
+        let client = runtime
+            .http
+            .get_or_init(|| {
+                reqwest::Client::builder()
+                    .build()
+                    .map_err(|e| format!("the HTTP client could not be built: {e}"))
+            })
+            .clone()?;
+        http::send(&client, spec, filled).await
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = (filled, runtime);
+        Err("this runtime was built without HTTP (feature `http`)".to_owned())
+    }
+}
+
+impl Runtime {
+    fn emit(&self, event: Event<'_>) {
+        if let Some(sink) = &self.on_event {
+            sink(event);
         }
     }
 }

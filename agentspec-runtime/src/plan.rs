@@ -7,10 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
-    Agent, AgentNode, AnyLlmConfig, ApiNode, BranchingNode, ClientTool, Component, ComponentInfo,
-    Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode, JsonObject,
-    LlmGenerationConfig, LlmNode, Node, OpenAIAPIType, OutputMessageNode, RefOr, RemoteTool,
-    Sensitive, ServerTool, StartNode, Tool, ToolNode,
+    Agent, AgentNode, AnyLlmConfig, ApiNode, BranchingNode, CatchExceptionNode, ClientTool,
+    Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode,
+    JsonObject, LlmGenerationConfig, LlmNode, MapNode, Node, OpenAIAPIType, OutputMessageNode,
+    ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, Sensitive, ServerTool,
+    StartNode, Tool, ToolNode,
 };
 use serde_json::Value;
 
@@ -79,7 +80,30 @@ pub(crate) enum NodeKind {
     Api {
         call: usize,
     },
+    /// A MapNode or a ParallelMapNode: the subflow once per item.
+    Map {
+        flow: usize,
+        parallel: bool,
+        /// Each input of the node and the subflow input it feeds.
+        inputs: Vec<(String, String)>,
+        /// Each output of the node, the subflow output it collects and how.
+        outputs: Vec<(String, String, ReductionMethod)>,
+    },
+    /// A ParallelFlowNode: every subflow at once.
+    ParallelFlow {
+        flows: Vec<usize>,
+    },
+    /// A CatchExceptionNode: the subflow in a frame of its own, whose failure the node
+    /// catches.
+    Catch {
+        flow: usize,
+    },
 }
+
+/// The name of the branch a CatchExceptionNode takes when its subflow fails.
+pub(crate) const CAUGHT_BRANCH: &str = "caught_exception_branch";
+/// The output that holds what failed.
+pub(crate) const CAUGHT_INFO: &str = "caught_exception_info";
 
 impl NodeKind {
     /// The node's component type.
@@ -95,6 +119,12 @@ impl NodeKind {
             NodeKind::Llm { .. } => "LlmNode",
             NodeKind::Agent { .. } => "AgentNode",
             NodeKind::Api { .. } => "ApiNode",
+            NodeKind::Map {
+                parallel: false, ..
+            } => "MapNode",
+            NodeKind::Map { parallel: true, .. } => "ParallelMapNode",
+            NodeKind::ParallelFlow { .. } => "ParallelFlowNode",
+            NodeKind::Catch { .. } => "CatchExceptionNode",
         }
     }
 }
@@ -194,6 +224,10 @@ pub(crate) struct Plan {
     /// The API key of each model config that has one, by config id: a saved session keeps
     /// no secret, so a request read back from one gets its key here.
     pub api_keys: HashMap<String, Sensitive<String>>,
+    /// The model configs the runtime's client cannot serve, by config id, with why, when
+    /// the runtime checks them at the first call instead of at load
+    /// (`RuntimeBuilder::check_models_at_load`).
+    pub unserved: HashMap<String, String>,
 }
 
 /// What the planner needs to know of the runtime: which ServerTools it can run.
@@ -202,6 +236,9 @@ pub(crate) struct Available<'a> {
     /// The host callback, when there is one: the names of its tools, when it gives them.
     pub host: Option<&'a Option<Vec<String>>>,
     pub llm: Option<&'a dyn crate::llm::LlmClient>,
+    /// Whether a model config the client cannot serve is a load error (else a failure of
+    /// the first call to it).
+    pub check_models: bool,
 }
 
 /// The generation parameters as the JSON object a request carries.
@@ -264,6 +301,7 @@ struct Planner<'a> {
     /// The model configs the runtime's client was asked about.
     checked_models: HashSet<String>,
     api_keys: HashMap<String, Sensitive<String>>,
+    unserved: HashMap<String, String>,
 }
 
 /// A problem of the component `id`. The plan reads pyagentspec's layout of the document,
@@ -477,6 +515,24 @@ impl<'a> Planner<'a> {
                 "ApiNode",
             )
             .map(|call| NodeKind::Api { call })
+        } else if let Some(map) = any.downcast_ref::<MapNode>() {
+            self.map(node, &map.subflow, map.reducers.as_ref(), false)
+        } else if let Some(map) = any.downcast_ref::<ParallelMapNode>() {
+            self.map(node, &map.subflow, map.reducers.as_ref(), true)
+        } else if let Some(parallel) = any.downcast_ref::<ParallelFlowNode>() {
+            let flows: Vec<Option<usize>> = parallel
+                .subflows
+                .iter()
+                .map(|subflow| self.subflow(subflow, node))
+                .collect();
+            let flows = flows.into_iter().collect::<Option<Vec<usize>>>();
+            if let Some(flows) = &flows {
+                self.parallel_flows(flows, node);
+            }
+            flows.map(|flows| NodeKind::ParallelFlow { flows })
+        } else if let Some(catch) = any.downcast_ref::<CatchExceptionNode>() {
+            self.subflow(&catch.subflow, node)
+                .map(|flow| NodeKind::Catch { flow })
         } else if let Some(llm) = any.downcast_ref::<LlmNode>() {
             Some(NodeKind::Llm {
                 prompt: llm.prompt_template.clone(),
@@ -517,6 +573,126 @@ impl<'a> Planner<'a> {
             next: Vec::new(),
             feeds: Vec::new(),
         }
+    }
+
+    /// The subflow of a node, planned.
+    fn subflow(&mut self, position: &'a RefOr<Flow>, node: &dyn ComponentInfo) -> Option<usize> {
+        match self.resolved.get_as::<Flow, _>(position) {
+            Some(subflow) => Some(self.flow(subflow)),
+            None => {
+                self.problems.push(problem(
+                    "unresolved-reference",
+                    format!("a subflow of node `{}` is not there", node.name()),
+                    node.id(),
+                ));
+                None
+            }
+        }
+    }
+
+    /// The subflows of a ParallelFlowNode: no output of one may be another's (their outputs
+    /// are merged), and an input they share has one type (one value feeds it). wayflowcore
+    /// refuses both at load too; pyagentspec loads them.
+    fn parallel_flows(&mut self, flows: &[usize], node: &dyn ComponentInfo) {
+        let mut outputs: HashMap<&str, &str> = HashMap::new();
+        let mut inputs: HashMap<&str, (&str, Option<&Value>)> = HashMap::new();
+        let mut found = Vec::new();
+        for &flow in flows {
+            let plan = &self.flows[flow];
+            for output in &plan.outputs {
+                if let Some(first) = outputs.insert(&output.name, &plan.name) {
+                    found.push(format!(
+                        "subflows `{first}` and `{}` both give output `{}`",
+                        plan.name, output.name
+                    ));
+                }
+            }
+            for input in &plan.inputs {
+                let ty = input.schema.get("type");
+                match inputs.get(input.name.as_str()) {
+                    Some((first, first_ty)) if *first_ty != ty => found.push(format!(
+                        "subflows `{first}` and `{}` take input `{}` with different types",
+                        plan.name, input.name
+                    )),
+                    Some(_) => {}
+                    None => {
+                        inputs.insert(&input.name, (&plan.name, ty));
+                    }
+                }
+            }
+        }
+        for message in found {
+            self.problems.push(problem(
+                "invalid-parallel-flow",
+                format!("ParallelFlowNode `{}`: {message}", node.name()),
+                node.id(),
+            ));
+        }
+    }
+
+    /// A MapNode or a ParallelMapNode: its inputs `iterated_x` feed the subflow's `x`, and
+    /// its outputs `collected_y` collect the subflow's `y` (a name without the prefix feeds
+    /// or collects the one of the same name).
+    fn map(
+        &mut self,
+        node: &'a dyn ComponentInfo,
+        subflow: &'a RefOr<Flow>,
+        reducers: Option<&agentspec_types::IndexMap<String, ReductionMethod>>,
+        parallel: bool,
+    ) -> Option<NodeKind> {
+        let flow = self.subflow(subflow, node)?;
+        let plan = &self.flows[flow];
+        let inner = |props: &[Prop], name: &str, prefix: &str| -> Option<String> {
+            let stripped = name.strip_prefix(prefix).unwrap_or(name);
+            [stripped, name]
+                .into_iter()
+                .find(|n| props.iter().any(|p| p.name == *n))
+                .map(str::to_owned)
+        };
+        let mut inputs = Vec::new();
+        for prop in Prop::all(node.inputs()) {
+            match inner(&plan.inputs, &prop.name, "iterated_") {
+                Some(to) => inputs.push((prop.name, to)),
+                None => self.problems.push(problem(
+                    "invalid-map",
+                    format!(
+                        "input `{}` of node `{}` feeds no input of its subflow `{}`",
+                        prop.name,
+                        node.name(),
+                        plan.name
+                    ),
+                    node.id(),
+                )),
+            }
+        }
+        let mut outputs = Vec::new();
+        for prop in Prop::all(node.outputs()) {
+            match inner(&plan.outputs, &prop.name, "collected_") {
+                Some(from) => {
+                    let how = reducers
+                        .and_then(|r| r.get(&from).or_else(|| r.get(&prop.name)))
+                        .copied()
+                        .unwrap_or(ReductionMethod::Append);
+                    outputs.push((prop.name, from, how));
+                }
+                None => self.problems.push(problem(
+                    "invalid-map",
+                    format!(
+                        "output `{}` of node `{}` collects no output of its subflow `{}`",
+                        prop.name,
+                        node.name(),
+                        plan.name
+                    ),
+                    node.id(),
+                )),
+            }
+        }
+        Some(NodeKind::Map {
+            flow,
+            parallel,
+            inputs,
+            outputs,
+        })
     }
 
     fn agent(&mut self, agent: &'a Agent) -> usize {
@@ -602,6 +778,10 @@ impl<'a> Planner<'a> {
             && self.checked_models.insert(info.config_id.clone())
             && let Err(e) = llm.check(&info)
         {
+            if !self.available.check_models {
+                self.unserved.insert(info.config_id.clone(), e.to_string());
+                return info;
+            }
             self.problems.push(problem(
                 "llm-unsupported",
                 format!("the LLM config `{}` cannot be served: {e}", info.name),
@@ -810,6 +990,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         uses_llm: false,
         checked_models: HashSet::new(),
         api_keys: HashMap::new(),
+        unserved: HashMap::new(),
     };
     let root = match laid_out.root() {
         Component::Flow(flow) => Root::Flow(planner.flow(flow)),
@@ -853,5 +1034,6 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         http: planner.http,
         digest,
         api_keys: planner.api_keys,
+        unserved: planner.unserved,
     })
 }

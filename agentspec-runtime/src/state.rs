@@ -57,6 +57,9 @@ pub(crate) enum Wait {
     Agent { run: Box<AgentRun> },
     /// The answer to this ApiNode's request, made by the driver with these inputs.
     Http { inputs: Map<String, Value> },
+    /// The flows this MapNode, ParallelMapNode or ParallelFlowNode runs, run by the driver
+    /// (they cannot pause: a session saved here runs the node again).
+    Children,
 }
 
 /// The whole state of a session.
@@ -66,6 +69,10 @@ pub(crate) struct State {
     pub messages: Vec<Message>,
     /// The number of messages the caller has seen (returned by an earlier `run`).
     pub seen: usize,
+    /// What the ids of the tool requests start with: empty but for the flows a node runs
+    /// on their own (MapNode, ParallelMapNode, ParallelFlowNode).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub prefix: String,
     /// The next tool request id.
     pub next_id: u64,
     /// Nodes run so far.
@@ -97,8 +104,26 @@ pub(crate) enum Need {
         call: usize,
         inputs: Map<String, Value>,
     },
+    /// The results of these flows, run to their end by the driver, at once when
+    /// `parallel` (`answer_children`).
+    Children { runs: Vec<Child>, parallel: bool },
     /// The session finished with these outputs.
     Finished(Map<String, Value>),
+}
+
+/// A flow a MapNode, ParallelMapNode or ParallelFlowNode runs.
+#[derive(Debug)]
+pub(crate) struct Child {
+    pub flow: usize,
+    pub inputs: Map<String, Value>,
+}
+
+/// What a flow run by a node gave: its outputs and the messages it appended.
+#[derive(Debug)]
+pub(crate) struct ChildDone {
+    pub outputs: Map<String, Value>,
+    pub messages: Vec<Message>,
+    pub steps: u64,
 }
 
 /// The limits a session runs under.
@@ -106,6 +131,10 @@ pub(crate) enum Need {
 pub(crate) struct Limits {
     pub max_steps: u64,
     pub max_iterations: u32,
+    /// The most flows a parallel node runs at once.
+    pub parallelism: usize,
+    /// Whether a model config the client cannot serve is a load error.
+    pub check_models: bool,
 }
 
 pub(crate) struct Core {

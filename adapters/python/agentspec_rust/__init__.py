@@ -262,6 +262,9 @@ class RustAgentSpecLoader:
                     "document": agentspec_config,
                     "host_tools": sorted(tools),
                     "values": _values(components_registry),
+                    # the suite loads model configs it never runs (OCI): a config the
+                    # runtime cannot serve fails when it is called, not at load
+                    "check_models": False,
                 },
             )
         except Exception:
