@@ -243,12 +243,39 @@ fn url_parts(url: &str) -> Option<(String, String, Option<u16>, String)> {
         _ => None,
     });
     let path_end = tail.find(['?', '#']).unwrap_or(tail.len());
-    let path = if tail[..path_end].is_empty() {
-        "/".to_owned()
-    } else {
-        tail[..path_end].to_owned()
-    };
-    Some((scheme, host.to_ascii_lowercase(), port, path))
+    Some((
+        scheme,
+        host.to_ascii_lowercase(),
+        port,
+        normalized_path(&tail[..path_end]),
+    ))
+}
+
+/// A URL's path as an HTTP client sends it: `\` read as `/`, and the `.` and `..`
+/// segments (written with `%2e` too) resolved, so that `/allowed/../other` is compared as
+/// `/other`.
+fn normalized_path(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut segments: Vec<&str> = Vec::new();
+    let parts: Vec<&str> = path.split('/').skip(1).collect();
+    for (i, segment) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        match segment.to_ascii_lowercase().replace("%2e", ".").as_str() {
+            "." => {
+                if last {
+                    segments.push("");
+                }
+            }
+            ".." => {
+                segments.pop();
+                if last {
+                    segments.push("");
+                }
+            }
+            _ => segments.push(segment),
+        }
+    }
+    format!("/{}", segments.join("/"))
 }
 
 /// Whether `url` is one the allow list lets through.
@@ -484,7 +511,11 @@ mod tests {
         let allowed = ["https://api.example.com/v1".to_owned()];
         assert!(check_allowed("https://api.example.com/v1/x?q=1", &allowed).is_ok());
         assert!(check_allowed("https://api.example.com:443/v1", &allowed).is_ok());
+        assert!(check_allowed("https://api.example.com/v1/a/../b/./c", &allowed).is_ok());
         for refused in [
+            "https://api.example.com/v1/../admin",
+            "https://api.example.com/v1/%2E%2E/admin",
+            "https://api.example.com/v1/..\\admin",
             "http://api.example.com/v1/x",
             "https://api.example.com:8443/v1/x",
             "https://api.example.com/v10",

@@ -16,11 +16,11 @@ use tokio::net::TcpListener;
 use super::IncTool;
 
 /// One answer of the server.
-struct Reply {
-    status: u16,
-    content_type: &'static str,
-    headers: &'static str,
-    body: String,
+pub(crate) struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub headers: &'static str,
+    pub body: String,
 }
 
 fn completion(message: Value) -> Reply {
@@ -34,7 +34,7 @@ fn completion(message: Value) -> Reply {
     }
 }
 
-fn error(status: u16, headers: &'static str, body: &str) -> Reply {
+pub(crate) fn error(status: u16, headers: &'static str, body: &str) -> Reply {
     Reply {
         status,
         content_type: "application/json",
@@ -43,16 +43,17 @@ fn error(status: u16, headers: &'static str, body: &str) -> Reply {
     }
 }
 
-/// A request the server read: its path, its headers (lower case) and its body.
+/// A request the server read: its path, its head (lower case) and its body (JSON, else
+/// its text).
 #[derive(Debug, Clone)]
-struct Seen {
-    path: String,
-    headers: String,
-    body: Value,
+pub(crate) struct Seen {
+    pub path: String,
+    pub headers: String,
+    pub body: Value,
 }
 
 /// A server on a free port that answers each request with the next reply, in order.
-async fn server(replies: Vec<Reply>) -> (SocketAddr, Arc<Mutex<Vec<Seen>>>) {
+pub(crate) async fn server(replies: Vec<Reply>) -> (SocketAddr, Arc<Mutex<Vec<Seen>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -86,7 +87,9 @@ async fn server(replies: Vec<Reply>) -> (SocketAddr, Arc<Mutex<Vec<Seen>>>) {
                 .nth(1)
                 .unwrap_or_default()
                 .to_owned();
-            let body = serde_json::from_slice(&data[head_end..head_end + length]).unwrap();
+            let bytes = &data[head_end..head_end + length];
+            let body = serde_json::from_slice(bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()));
             log.lock().unwrap().push(Seen {
                 path,
                 headers: head,

@@ -4,6 +4,7 @@
 mod agents;
 mod flows;
 mod http;
+mod nodes;
 mod tracing;
 
 use agentspec_runtime::{Loaded, SavedSession, Session, Status};
