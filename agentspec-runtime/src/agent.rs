@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
 use crate::plan::{AgentPlan, Prop, ToolPlace};
-use crate::state::{AgentRun, AgentWait, Core, Need, Wait};
+use crate::state::{AgentRun, AgentWait, Callee, Core, Need, Wait};
 use crate::template::render;
 use crate::{Message, Role, RunError, ToolRequest};
 
@@ -77,6 +77,7 @@ impl AgentRun {
             calls: 0,
             pending: VecDeque::new(),
             remind: false,
+            listed: None,
             done: None,
             wait: AgentWait::Model,
         })
@@ -153,6 +154,13 @@ impl Core {
                 }
             })
             .collect();
+        for listed in run.listed.iter().flatten() {
+            tools.push(ToolSchema {
+                name: listed.name.clone(),
+                description: listed.description.clone(),
+                parameters: listed.parameters.clone(),
+            });
+        }
         if !plan.outputs.is_empty() {
             tools.push(ToolSchema {
                 name: SUBMIT.to_owned(),
@@ -192,6 +200,9 @@ impl Core {
                         ));
                     }
                     run.wait = AgentWait::Model;
+                    if !agent.toolboxes.is_empty() && run.listed.is_none() {
+                        return Ok(Need::ListTools { agent: run.agent });
+                    }
                     let run = self.active().expect("an agent is running");
                     return Ok(Need::Model(Box::new(self.chat_request(agent, run))));
                 }
@@ -239,11 +250,13 @@ impl Core {
                             }
                         }
                     }
-                    let Some(tool) = self.agent_tool(agent, &request.name) else {
+                    let Some((_, confirm)) = self.agent_callee(agent, &request.name) else {
+                        let run = self.active().expect("an agent is running");
                         let mut names: Vec<&str> = agent
                             .tools
                             .iter()
                             .map(|&t| plan.tools[t].name.as_str())
+                            .chain(run.listed.iter().flatten().map(|l| l.name.as_str()))
                             .collect();
                         if !agent.outputs.is_empty() {
                             names.push(SUBMIT);
@@ -258,7 +271,7 @@ impl Core {
                             .push(Message::tool_result(&request.id, &Value::String(text)));
                         continue;
                     };
-                    if plan.tools[tool].requires_confirmation {
+                    if confirm {
                         self.run_mut().wait = AgentWait::Confirmation {
                             request: request.clone(),
                         };
@@ -279,14 +292,55 @@ impl Core {
             .find(|&t| self.plan.tools[t].name == name)
     }
 
+    /// The tool of the agent (its own or one its toolboxes listed) named `name`, and
+    /// whether a call of it requires confirmation.
+    fn agent_callee(&self, agent: &AgentPlan, name: &str) -> Option<(Callee, bool)> {
+        if let Some(tool) = self.agent_tool(agent, name) {
+            return Some((
+                Callee::Tool(tool),
+                self.plan.tools[tool].requires_confirmation,
+            ));
+        }
+        let run = self.active()?;
+        let listed = run.listed.iter().flatten().find(|l| l.name == name)?;
+        Some((Callee::Listed(listed.server), listed.requires_confirmation))
+    }
+
+    /// The tools the agent's toolboxes listed (or why they could not be).
+    pub(crate) fn answer_listed(
+        &mut self,
+        listed: Result<Vec<crate::mcp::Listed>, String>,
+    ) -> Result<(), RunError> {
+        match listed {
+            Ok(listed) => {
+                let run = self.run_mut();
+                run.listed = Some(listed);
+                Ok(())
+            }
+            Err(message) => self.fail(RunError::new("tool-failed", message)),
+        }
+    }
+
     fn agent_dispatch(&mut self, request: ToolRequest) -> Result<Need, RunError> {
         let plan = Arc::clone(&self.plan);
         let agent = &plan.agents[self.run_mut().agent];
-        let Some(tool) = self.agent_tool(agent, &request.name) else {
+        let Some((callee, _)) = self.agent_callee(agent, &request.name) else {
             return Err(RunError::new(
                 "saved-session-mismatch",
                 "the saved session does not fit the document's agent".to_owned(),
             ));
+        };
+        let tool = match callee {
+            Callee::Tool(tool) => tool,
+            Callee::Listed(_) => {
+                self.run_mut().wait = AgentWait::Server {
+                    request: request.clone(),
+                };
+                return Ok(Need::Call {
+                    request,
+                    tool: callee,
+                });
+            }
         };
         Ok(match plan.tools[tool].place {
             ToolPlace::Client => {
@@ -295,11 +349,14 @@ impl Core {
                 };
                 Need::Client(vec![request])
             }
-            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) => {
+            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) | ToolPlace::Mcp(_) => {
                 self.run_mut().wait = AgentWait::Server {
                     request: request.clone(),
                 };
-                Need::Call { request, tool }
+                Need::Call {
+                    request,
+                    tool: Callee::Tool(tool),
+                }
             }
         })
     }

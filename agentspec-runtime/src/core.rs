@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
 use crate::plan::{CAUGHT_BRANCH, CAUGHT_INFO, NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
-use crate::state::{AgentRun, Child, ChildDone, Core, Frame, Limits, Need, State, Wait};
+use crate::state::{AgentRun, Callee, Child, ChildDone, Core, Frame, Limits, Need, State, Wait};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
 
@@ -304,7 +304,10 @@ impl Core {
                     self.top().wait = Wait::Server {
                         request: request.clone(),
                     };
-                    return Ok(Need::Call { request, tool });
+                    return Ok(Need::Call {
+                        request,
+                        tool: Callee::Tool(tool),
+                    });
                 }
                 Wait::Result { value } => {
                     let NodeKind::Tool { tool } = node.kind else {
@@ -565,11 +568,14 @@ impl Core {
                 };
                 Need::Client(vec![request])
             }
-            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) => {
+            ToolPlace::Toolbox | ToolPlace::Host | ToolPlace::Remote(_) | ToolPlace::Mcp(_) => {
                 self.top().wait = Wait::Server {
                     request: request.clone(),
                 };
-                Need::Call { request, tool }
+                Need::Call {
+                    request,
+                    tool: Callee::Tool(tool),
+                }
             }
         }
     }

@@ -134,6 +134,7 @@ mod core;
 mod http;
 mod join;
 pub mod llm;
+mod mcp;
 #[cfg(feature = "http")]
 pub mod openai;
 mod plan;
@@ -152,7 +153,7 @@ pub use cast::CastError;
 
 use crate::llm::LlmClient;
 use crate::plan::{Available, Plan, Root, ToolPlace};
-use crate::state::{Core, Limits, Need};
+use crate::state::{Callee, Core, Limits, Need};
 
 /// Who wrote a message of the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -420,6 +421,11 @@ pub struct Runtime {
     /// The HTTP client of the ApiNodes and RemoteTools, built when first needed.
     #[cfg(feature = "http")]
     http: Arc<std::sync::OnceLock<Result<reqwest::Client, String>>>,
+    /// The sessions with the MCP servers, opened when first needed.
+    #[cfg(feature = "mcp")]
+    mcp: Arc<mcp::Pool>,
+    /// The component types a document may not hold.
+    blocked: Arc<std::collections::BTreeSet<String>>,
     toolbox: Arc<Toolbox>,
     host: Option<Arc<dyn HostTools>>,
     llm: Option<Arc<dyn LlmClient>>,
@@ -480,6 +486,21 @@ impl RuntimeBuilder {
         self
     }
 
+    /// Lets documents hold components of type `component_type`, which the runtime blocks
+    /// by default: `StdioTransport`, whose MCP server is a command the runtime would start
+    /// (blocked unless allowed, as pyagentspec's loaders do).
+    pub fn allow_component_type(mut self, component_type: &str) -> Self {
+        Arc::make_mut(&mut self.runtime.blocked).remove(component_type);
+        self
+    }
+
+    /// Refuses documents that hold a component of type `component_type` (a
+    /// `blocked-component` load error naming each).
+    pub fn block_component_type(mut self, component_type: &str) -> Self {
+        Arc::make_mut(&mut self.runtime.blocked).insert(component_type.to_owned());
+        self
+    }
+
     /// Whether [`Runtime::load`] refuses a document with a model config the model client
     /// cannot serve ([`llm::LlmClient::check`]; the default), or loads it, the first call to
     /// that model then failing with `llm-unsupported`. For hosts whose loading must not
@@ -502,6 +523,9 @@ impl Runtime {
             runtime: Runtime {
                 #[cfg(feature = "http")]
                 http: Arc::default(),
+                #[cfg(feature = "mcp")]
+                mcp: Arc::default(),
+                blocked: Arc::new(["StdioTransport".to_owned()].into()),
                 toolbox: Arc::new(Toolbox::new()),
                 host: None,
                 llm: None,
@@ -526,6 +550,7 @@ impl Runtime {
             host: host_names.as_ref(),
             llm: self.llm.as_deref(),
             check_models: self.limits.check_models,
+            blocked: &self.blocked,
         };
         let plan = plan::plan(doc, &available).map_err(|diagnostics| LoadError { diagnostics })?;
         Ok(Loaded {
@@ -738,6 +763,10 @@ fn drive<'a>(core: &'a mut Core, runtime: &'a Runtime) -> Driven<'a> {
         use tracing::Instrument;
         loop {
             match core.advance()? {
+                Need::ListTools { agent } => {
+                    let listed = list_tools(core, runtime, agent).await;
+                    core.answer_listed(listed)?;
+                }
                 Need::Call { request, tool } => {
                     // the arguments and the result are left out: they may hold secrets
                     let span = tracing::info_span!(
@@ -862,14 +891,82 @@ fn finished_child(stop: Result<Stop, RunError>, child: Core) -> Result<state::Ch
     ))
 }
 
-/// Runs a ServerTool or a RemoteTool.
+/// The tools the MCPToolBoxes of the agent `agent` give it.
+async fn list_tools(
+    core: &Core,
+    runtime: &Runtime,
+    agent: usize,
+) -> Result<Vec<mcp::Listed>, String> {
+    let mut all = Vec::new();
+    for toolbox in &core.plan.agents[agent].toolboxes {
+        #[cfg(feature = "mcp")]
+        {
+            let listed = runtime.mcp.list(&core.plan.mcp[toolbox.server]).await?;
+            all.extend(mcp::shape(toolbox, &listed)?);
+        }
+        #[cfg(not(feature = "mcp"))]
+        {
+            let _ = runtime;
+            return Err(format!(
+                "MCPToolBox `{}`: this runtime was built without MCP",
+                toolbox.name
+            ));
+        }
+    }
+    Ok(all)
+}
+
+/// Calls `name` on the MCP server `server`: the answer's text, or its structured content
+/// when `structured`.
+async fn mcp_call(
+    core: &Core,
+    runtime: &Runtime,
+    server: usize,
+    name: &str,
+    args: &Value,
+    structured: bool,
+) -> Result<Value, String> {
+    #[cfg(feature = "mcp")]
+    {
+        let answer = runtime.mcp.call(&core.plan.mcp[server], name, args).await?;
+        mcp::answer_value(&answer, structured)
+    }
+    #[cfg(not(feature = "mcp"))]
+    {
+        let _ = (core, runtime, server, args, structured);
+        Err(format!(
+            "MCP tool `{name}`: this runtime was built without MCP"
+        ))
+    }
+}
+
+/// Runs a ServerTool, a RemoteTool or an MCP tool.
 async fn call(
     core: &Core,
     runtime: &Runtime,
-    tool: usize,
+    tool: Callee,
     request: &ToolRequest,
 ) -> Result<Value, String> {
+    let tool = match tool {
+        Callee::Listed(server) => {
+            return mcp_call(core, runtime, server, &request.name, &request.args, false).await;
+        }
+        Callee::Tool(tool) => tool,
+    };
     match core.plan.tools[tool].place {
+        ToolPlace::Mcp(server) => {
+            // an agent reads the text; a ToolNode with several outputs the structured content
+            let structured = !core.agent_active() && core.plan.tools[tool].outputs.len() > 1;
+            mcp_call(
+                core,
+                runtime,
+                server,
+                &request.name,
+                &request.args,
+                structured,
+            )
+            .await
+        }
         ToolPlace::Toolbox => runtime
             .toolbox
             .call(&request.name, request.args.clone())

@@ -8,15 +8,17 @@ use std::collections::{HashMap, HashSet};
 use agentspec_types::resolve::Resolved;
 use agentspec_types::{
     Agent, AgentNode, AnyLlmConfig, ApiNode, BranchingNode, CatchExceptionNode, ClientTool,
-    Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode, InputMessageNode,
-    JsonObject, LlmGenerationConfig, LlmNode, MapNode, Node, OpenAIAPIType, OutputMessageNode,
+    ClientTransport, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode,
+    InputMessageNode, JsonObject, LlmGenerationConfig, LlmNode, MCPTool, MCPToolBox,
+    MCPToolBoxToolFilter, MCPToolSpec, MapNode, Node, OpenAIAPIType, OutputMessageNode,
     ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, Sensitive, ServerTool,
-    StartNode, Tool, ToolNode,
+    StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode,
 };
 use serde_json::Value;
 
 use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
+use crate::mcp::{FilterItem, McpServer, McpTransport, ToolboxPlan};
 
 /// An input or output of a node, a flow or a tool: its name and JSON Schema.
 #[derive(Debug, Clone)]
@@ -179,6 +181,8 @@ pub(crate) enum ToolPlace {
     Client,
     /// A `RemoteTool`: the request `plan.http[call]`, made by the driver.
     Remote(usize),
+    /// An `MCPTool`: the tool of its name on the server `plan.mcp[server]`.
+    Mcp(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -199,6 +203,8 @@ pub(crate) struct AgentPlan {
     pub inputs: Vec<Prop>,
     pub outputs: Vec<Prop>,
     pub tools: Vec<usize>,
+    /// Its MCPToolBoxes, whose tools are listed when it first calls its model.
+    pub toolboxes: Vec<ToolboxPlan>,
     pub human_in_the_loop: bool,
     pub model: ModelInfo,
 }
@@ -219,6 +225,8 @@ pub(crate) struct Plan {
     pub root: Root,
     /// The HTTP requests of the ApiNodes and RemoteTools.
     pub http: Vec<HttpCall>,
+    /// The MCP servers of the MCPTools and MCPToolBoxes.
+    pub mcp: Vec<McpServer>,
     /// A digest of the document, which saved sessions name.
     pub digest: String,
     /// The API key of each model config that has one, by config id: a saved session keeps
@@ -239,6 +247,8 @@ pub(crate) struct Available<'a> {
     /// Whether a model config the client cannot serve is a load error (else a failure of
     /// the first call to it).
     pub check_models: bool,
+    /// The component types a document may not hold.
+    pub blocked: &'a std::collections::BTreeSet<String>,
 }
 
 /// The generation parameters as the JSON object a request carries.
@@ -295,6 +305,8 @@ struct Planner<'a> {
     tools: Vec<ToolPlan>,
     tool_ids: HashMap<String, usize>,
     http: Vec<HttpCall>,
+    mcp: Vec<McpServer>,
+    mcp_ids: HashMap<String, usize>,
     problems: Vec<Diagnostic>,
     /// Whether an agent or a node calls a model.
     uses_llm: bool,
@@ -701,20 +713,64 @@ impl<'a> Planner<'a> {
             .iter()
             .filter_map(|t| self.tool(t, agent))
             .collect();
-        for (field, len) in [
-            ("toolboxes", agent.toolboxes.len()),
-            ("transforms", agent.transforms.len()),
-        ] {
-            if len > 0 {
+        let mut toolboxes = Vec::new();
+        for position in &agent.toolboxes {
+            let Some(toolbox) = self.resolved.get(position) else {
+                self.problems.push(problem(
+                    "unresolved-reference",
+                    format!("a toolbox of agent `{}` is not there", agent.name),
+                    &agent.id,
+                ));
+                continue;
+            };
+            let Some(mcp) = toolbox.as_any().downcast_ref::<MCPToolBox>() else {
                 self.problems.push(problem(
                     "unsupported-component",
                     format!(
-                        "agent `{}` has {field}, which this runtime does not run yet",
-                        agent.name
+                        "toolbox `{}` is a {}, which this runtime does not run",
+                        toolbox.name(),
+                        toolbox.component_type()
                     ),
-                    &agent.id,
+                    toolbox.id(),
                 ));
-            }
+                continue;
+            };
+            let Some(server) = self.transport(&mcp.client_transport, toolbox) else {
+                continue;
+            };
+            let filter = mcp.tool_filter.as_ref().map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| match item {
+                        MCPToolBoxToolFilter::String(name) => Some(FilterItem::Name(name.clone())),
+                        MCPToolBoxToolFilter::MCPToolSpec(spec) => {
+                            let spec = self.resolved.get_as::<MCPToolSpec, _>(spec)?;
+                            Some(FilterItem::Spec {
+                                name: spec.name.clone(),
+                                description: spec.description.clone(),
+                                inputs: Prop::all(spec.inputs.as_deref()),
+                                requires_confirmation: spec.requires_confirmation,
+                            })
+                        }
+                    })
+                    .collect()
+            });
+            toolboxes.push(ToolboxPlan {
+                name: mcp.name.clone(),
+                server,
+                filter,
+                requires_confirmation: mcp.requires_confirmation,
+            });
+        }
+        if !agent.transforms.is_empty() {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "agent `{}` has transforms, which this runtime does not run yet",
+                    agent.name
+                ),
+                &agent.id,
+            ));
         }
         let model = self.model(&agent.llm_config, agent);
         self.agents.push(AgentPlan {
@@ -723,6 +779,7 @@ impl<'a> Planner<'a> {
             inputs: Prop::all(agent.inputs.as_deref()),
             outputs: Prop::all(agent.outputs.as_deref()),
             tools,
+            toolboxes,
             human_in_the_loop: agent.human_in_the_loop,
             model,
         });
@@ -845,6 +902,9 @@ impl<'a> Planner<'a> {
             (place, server.requires_confirmation)
         } else if let Some(client) = any.downcast_ref::<ClientTool>() {
             (ToolPlace::Client, client.requires_confirmation)
+        } else if let Some(mcp) = any.downcast_ref::<MCPTool>() {
+            let server = self.transport(&mcp.client_transport, tool)?;
+            (ToolPlace::Mcp(server), mcp.requires_confirmation)
         } else if let Some(remote) = any.downcast_ref::<RemoteTool>() {
             let call = self.http_call(
                 HttpParts {
@@ -908,7 +968,101 @@ struct HttpParts<'a> {
     retry_policy: Option<&'a agentspec_types::RetryPolicy>,
 }
 
-impl Planner<'_> {
+impl<'a> Planner<'a> {
+    /// The MCP server of an MCPTool or an MCPToolBox (`owner`), by index in `plan.mcp`.
+    fn transport(
+        &mut self,
+        position: &'a RefOr<ClientTransport>,
+        owner: &dyn ComponentInfo,
+    ) -> Option<usize> {
+        let Some(transport) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("the client_transport of `{}` is not there", owner.name()),
+                owner.id(),
+            ));
+            return None;
+        };
+        if let Some(&index) = self.mcp_ids.get(transport.id()) {
+            return Some(index);
+        }
+        if !cfg!(feature = "mcp") {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "`{}` reaches an MCP server, and this runtime was built without MCP (agentspec-runtime's feature `mcp`)",
+                    owner.name()
+                ),
+                owner.id(),
+            ));
+            return None;
+        }
+        let any = transport.as_any();
+        let (transport_kind, timeout) =
+            if let Some(http) = any.downcast_ref::<StreamableHTTPTransport>() {
+                let mut headers: Vec<(String, String)> = http
+                    .headers
+                    .iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if let Some(sensitive) = &http.sensitive_headers {
+                    match sensitive.value() {
+                        Ok(map) => headers.extend(map.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                        Err(missing) => {
+                            self.problems.push(problem(
+                                "missing-secret",
+                                format!("the sensitive_headers of `{}`: {missing}", http.name),
+                                &http.id,
+                            ));
+                            return None;
+                        }
+                    }
+                }
+                (
+                    McpTransport::Http {
+                        url: http.url.clone(),
+                        headers,
+                    },
+                    http.session_parameters.read_timeout_seconds,
+                )
+            } else if let Some(stdio) = any.downcast_ref::<StdioTransport>() {
+                (
+                    McpTransport::Stdio {
+                        command: stdio.command.clone(),
+                        args: stdio.args.clone(),
+                        env: stdio
+                            .env
+                            .iter()
+                            .flatten()
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                        cwd: stdio.cwd.clone(),
+                    },
+                    stdio.session_parameters.read_timeout_seconds,
+                )
+            } else {
+                self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "`{}` is a {}: this runtime reaches MCP servers over streamable HTTP and stdio",
+                    transport.name(),
+                    transport.component_type()
+                ),
+                transport.id(),
+            ));
+                return None;
+            };
+        self.mcp.push(McpServer {
+            name: transport.name().to_owned(),
+            transport: transport_kind,
+            timeout: if timeout > 0.0 { timeout } else { 60.0 },
+        });
+        self.mcp_ids
+            .insert(transport.id().to_owned(), self.mcp.len() - 1);
+        Some(self.mcp.len() - 1)
+    }
+
     /// The request of an ApiNode or a RemoteTool (`kind`), by index in `plan.http`.
     fn http_call(&mut self, parts: HttpParts<'_>, kind: &str) -> Option<usize> {
         if !cfg!(feature = "http") {
@@ -986,12 +1140,27 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         tools: Vec::new(),
         tool_ids: HashMap::new(),
         http: Vec::new(),
+        mcp: Vec::new(),
+        mcp_ids: HashMap::new(),
         problems: Vec::new(),
         uses_llm: false,
         checked_models: HashSet::new(),
         api_keys: HashMap::new(),
         unserved: HashMap::new(),
     };
+    for component in laid_out.components() {
+        if available.blocked.contains(component.component_type()) {
+            planner.problems.push(problem(
+                "blocked-component",
+                format!(
+                    "`{}` is a {}, which this runtime is not allowed to run (RuntimeBuilder::allow_component_type)",
+                    component.name(),
+                    component.component_type()
+                ),
+                component.id(),
+            ));
+        }
+    }
     let root = match laid_out.root() {
         Component::Flow(flow) => Root::Flow(planner.flow(flow)),
         Component::Agent(agent) => Root::Agent(planner.agent(agent)),
@@ -1032,6 +1201,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         tools: planner.tools,
         root,
         http: planner.http,
+        mcp: planner.mcp,
         digest,
         api_keys: planner.api_keys,
         unserved: planner.unserved,

@@ -89,8 +89,12 @@ pub(crate) struct State {
 /// What the core needs to go on.
 #[derive(Debug)]
 pub(crate) enum Need {
-    /// A ServerTool call, made by the driver: `answer_server` gives its result.
-    Call { request: ToolRequest, tool: usize },
+    /// A call the driver makes (a ServerTool, a RemoteTool, an MCP tool): `answer_server`
+    /// gives its result.
+    Call { request: ToolRequest, tool: Callee },
+    /// The tools of these MCPToolBoxes of the running agent (by index in its plan), listed
+    /// by their servers (`answer_listed`).
+    ListTools { agent: usize },
     /// A user message (`append_user_message`).
     User,
     /// The results of client tools (`answer_client`).
@@ -109,6 +113,15 @@ pub(crate) enum Need {
     Children { runs: Vec<Child>, parallel: bool },
     /// The session finished with these outputs.
     Finished(Map<String, Value>),
+}
+
+/// The tool a call is made to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Callee {
+    /// A tool of the plan, by index.
+    Tool(usize),
+    /// A tool an MCPToolBox listed, on the server `plan.mcp[server]`.
+    Listed(usize),
 }
 
 /// A flow a MapNode, ParallelMapNode or ParallelFlowNode runs.
@@ -156,6 +169,9 @@ pub(crate) struct AgentRun {
     /// The next model call reminds the model that no user is there to answer.
     #[serde(default)]
     pub remind: bool,
+    /// The tools its MCPToolBoxes listed, once they were asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed: Option<Vec<crate::mcp::Listed>>,
     /// The outputs the agent finished with, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub done: Option<Map<String, Value>>,
