@@ -204,7 +204,8 @@ impl Core {
                         return Ok(Need::ListTools { agent: run.agent });
                     }
                     let run = self.active().expect("an agent is running");
-                    return Ok(Need::Model(Box::new(self.chat_request(agent, run))));
+                    let request = Box::new(self.chat_request(agent, run));
+                    return Ok(Need::Model(request, Some(run.agent)));
                 }
                 AgentWait::User { asked_at } => {
                     let answered = self.state.messages[asked_at.min(self.state.messages.len())..]

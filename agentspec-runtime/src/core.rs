@@ -322,7 +322,7 @@ impl Core {
                     self.top().wait = Wait::Model {
                         request: request.clone(),
                     };
-                    return Ok(Need::Model(request));
+                    return Ok(Need::Model(request, None));
                 }
                 Wait::Agent { run } => {
                     self.top().wait = Wait::Agent { run };
@@ -437,7 +437,7 @@ impl Core {
                 self.top().wait = Wait::Model {
                     request: Box::new(request.clone()),
                 };
-                Ok(Some(Need::Model(Box::new(request))))
+                Ok(Some(Need::Model(Box::new(request), None)))
             }
             NodeKind::Api { call } => {
                 self.top().wait = Wait::Http {

@@ -137,9 +137,12 @@ pub mod llm;
 mod mcp;
 #[cfg(feature = "http")]
 pub mod openai;
+#[cfg(feature = "postgres")]
+mod pg;
 mod plan;
 mod state;
 pub mod template;
+mod transform;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -426,6 +429,11 @@ pub struct Runtime {
     mcp: Arc<mcp::Pool>,
     /// The component types a document may not hold.
     blocked: Arc<std::collections::BTreeSet<String>>,
+    /// The transforms' summaries kept in memory.
+    memory: Arc<transform::Memory>,
+    /// The connections to the PostgreSQL datastores.
+    #[cfg(feature = "postgres")]
+    postgres: Arc<pg::Postgres>,
     toolbox: Arc<Toolbox>,
     host: Option<Arc<dyn HostTools>>,
     llm: Option<Arc<dyn LlmClient>>,
@@ -526,6 +534,9 @@ impl Runtime {
                 #[cfg(feature = "mcp")]
                 mcp: Arc::default(),
                 blocked: Arc::new(["StdioTransport".to_owned()].into()),
+                memory: Arc::default(),
+                #[cfg(feature = "postgres")]
+                postgres: Arc::default(),
                 toolbox: Arc::new(Toolbox::new()),
                 host: None,
                 llm: None,
@@ -785,7 +796,7 @@ fn drive<'a>(core: &'a mut Core, runtime: &'a Runtime) -> Driven<'a> {
                     core.answer_server(&request.id, result)?;
                 }
                 Need::User => return Ok(Stop::User),
-                Need::Model(mut request) => {
+                Need::Model(mut request, agent) => {
                     if let Some(why) = core.plan.unserved.get(&request.model.config_id) {
                         let e = RunError::new(
                             "llm-unsupported",
@@ -808,9 +819,14 @@ fn drive<'a>(core: &'a mut Core, runtime: &'a Runtime) -> Driven<'a> {
                         gen_ai.operation.name = "chat",
                         gen_ai.request.model = %request.model.model_id,
                     );
-                    let answer = match &runtime.llm {
-                        Some(llm) => llm.chat(*request).instrument(span).await,
-                        None => Err(llm::LlmError("the runtime has no model".to_owned())),
+                    let transformed = match agent {
+                        Some(agent) => transformed(core, runtime, agent, &mut request).await,
+                        None => Ok(()),
+                    };
+                    let answer = match (transformed, &runtime.llm) {
+                        (Err(e), _) => Err(e),
+                        (Ok(()), Some(llm)) => llm.chat(*request).instrument(span).await,
+                        (Ok(()), None) => Err(llm::LlmError("the runtime has no model".to_owned())),
                     };
                     match answer {
                         Ok(response) => {
@@ -889,6 +905,109 @@ fn finished_child(stop: Result<Stop, RunError>, child: Core) -> Result<state::Ch
             "the flow waits for {waits_for}, and a flow that a MapNode, ParallelMapNode or ParallelFlowNode runs cannot pause"
         ),
     ))
+}
+
+/// `request` reshaped by the transforms of the agent `agent`: the summaries come from the
+/// cache, else from the transform's model (and go to the cache).
+async fn transformed(
+    core: &Core,
+    runtime: &Runtime,
+    agent: usize,
+    request: &mut llm::ChatRequest,
+) -> Result<(), llm::LlmError> {
+    for plan in &core.plan.agents[agent].transforms {
+        let mut summaries = Vec::new();
+        for needed in transform::needed(plan, request) {
+            let cached = cache_get(core, runtime, plan, &needed.key).await?;
+            let summary = match cached {
+                Some(summary) => summary,
+                None => {
+                    let mut summary_request = needed.request;
+                    if summary_request.model.api_key.is_none() {
+                        let keys = &core.plan.api_keys;
+                        summary_request.model.api_key =
+                            keys.get(&summary_request.model.config_id).cloned();
+                    }
+                    let llm = runtime
+                        .llm
+                        .as_ref()
+                        .ok_or_else(|| llm::LlmError("the runtime has no model".to_owned()))?;
+                    let summary = llm
+                        .chat(summary_request)
+                        .await
+                        .map_err(|e| llm::LlmError(format!("transform `{}`: {}", plan.name, e.0)))?
+                        .content;
+                    let now = transform::now();
+                    let entry = transform::Entry {
+                        content: summary.clone(),
+                        created_at: now,
+                        last_used_at: now,
+                        prefix_size: needed.prefix_size,
+                    };
+                    cache_put(core, runtime, plan, needed.key, entry).await?;
+                    summary
+                }
+            };
+            summaries.push(summary);
+        }
+        transform::apply(plan, request, &summaries);
+    }
+    Ok(())
+}
+
+/// The name the runtime's memory keeps a transform's cache under.
+fn memory_name(core: &Core, plan: &transform::TransformPlan) -> Option<String> {
+    match plan.cache.datastore.map(|d| &core.plan.datastores[d]) {
+        None => Some(format!("transform {}", plan.name)),
+        Some(transform::DatastorePlan::Memory { id }) => Some(id.clone()),
+        Some(transform::DatastorePlan::Postgres(_)) => None,
+    }
+}
+
+async fn cache_get(
+    core: &Core,
+    runtime: &Runtime,
+    plan: &transform::TransformPlan,
+    key: &str,
+) -> Result<Option<String>, llm::LlmError> {
+    if let Some(store) = memory_name(core, plan) {
+        return Ok(runtime.memory.get(&store, &plan.cache, key));
+    }
+    #[cfg(feature = "postgres")]
+    if let Some(transform::DatastorePlan::Postgres(pg)) =
+        plan.cache.datastore.map(|d| &core.plan.datastores[d])
+    {
+        return runtime
+            .postgres
+            .get(pg, &plan.cache, key)
+            .await
+            .map_err(llm::LlmError);
+    }
+    Ok(None)
+}
+
+async fn cache_put(
+    core: &Core,
+    runtime: &Runtime,
+    plan: &transform::TransformPlan,
+    key: String,
+    entry: transform::Entry,
+) -> Result<(), llm::LlmError> {
+    if let Some(store) = memory_name(core, plan) {
+        runtime.memory.put(&store, &plan.cache, key, entry);
+        return Ok(());
+    }
+    #[cfg(feature = "postgres")]
+    if let Some(transform::DatastorePlan::Postgres(pg)) =
+        plan.cache.datastore.map(|d| &core.plan.datastores[d])
+    {
+        return runtime
+            .postgres
+            .put(pg, &plan.cache, key, entry)
+            .await
+            .map_err(llm::LlmError);
+    }
+    Ok(())
 }
 
 /// The tools the MCPToolBoxes of the agent `agent` give it.

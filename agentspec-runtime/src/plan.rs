@@ -19,6 +19,7 @@ use serde_json::Value;
 use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
 use crate::mcp::{FilterItem, McpServer, McpTransport, ToolboxPlan};
+use crate::transform::{CachePlan, DatastorePlan, PgConfig, TransformKind, TransformPlan};
 
 /// An input or output of a node, a flow or a tool: its name and JSON Schema.
 #[derive(Debug, Clone)]
@@ -205,6 +206,8 @@ pub(crate) struct AgentPlan {
     pub tools: Vec<usize>,
     /// Its MCPToolBoxes, whose tools are listed when it first calls its model.
     pub toolboxes: Vec<ToolboxPlan>,
+    /// Its transforms, in order.
+    pub transforms: Vec<TransformPlan>,
     pub human_in_the_loop: bool,
     pub model: ModelInfo,
 }
@@ -227,6 +230,8 @@ pub(crate) struct Plan {
     pub http: Vec<HttpCall>,
     /// The MCP servers of the MCPTools and MCPToolBoxes.
     pub mcp: Vec<McpServer>,
+    /// The datastores of the transforms.
+    pub datastores: Vec<DatastorePlan>,
     /// A digest of the document, which saved sessions name.
     pub digest: String,
     /// The API key of each model config that has one, by config id: a saved session keeps
@@ -307,6 +312,8 @@ struct Planner<'a> {
     http: Vec<HttpCall>,
     mcp: Vec<McpServer>,
     mcp_ids: HashMap<String, usize>,
+    datastores: Vec<DatastorePlan>,
+    datastore_ids: HashMap<String, usize>,
     problems: Vec<Diagnostic>,
     /// Whether an agent or a node calls a model.
     uses_llm: bool,
@@ -762,16 +769,11 @@ impl<'a> Planner<'a> {
                 requires_confirmation: mcp.requires_confirmation,
             });
         }
-        if !agent.transforms.is_empty() {
-            self.problems.push(problem(
-                "unsupported-component",
-                format!(
-                    "agent `{}` has transforms, which this runtime does not run yet",
-                    agent.name
-                ),
-                &agent.id,
-            ));
-        }
+        let transforms = agent
+            .transforms
+            .iter()
+            .filter_map(|t| self.transform(t, agent))
+            .collect();
         let model = self.model(&agent.llm_config, agent);
         self.agents.push(AgentPlan {
             name: agent.name.clone(),
@@ -780,6 +782,7 @@ impl<'a> Planner<'a> {
             outputs: Prop::all(agent.outputs.as_deref()),
             tools,
             toolboxes,
+            transforms,
             human_in_the_loop: agent.human_in_the_loop,
             model,
         });
@@ -969,6 +972,201 @@ struct HttpParts<'a> {
 }
 
 impl<'a> Planner<'a> {
+    /// A transform of the agent `owner`.
+    fn transform(
+        &mut self,
+        position: &'a RefOr<agentspec_types::MessageTransform>,
+        owner: &dyn ComponentInfo,
+    ) -> Option<TransformPlan> {
+        use agentspec_types::{ConversationSummarizationTransform, MessageSummarizationTransform};
+        let Some(transform) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("a transform of `{}` is not there", owner.name()),
+                owner.id(),
+            ));
+            return None;
+        };
+        let count = |n: i64| usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+        let any = transform.as_any();
+        let (llm, instructions, kind, cache) =
+            if let Some(t) = any.downcast_ref::<MessageSummarizationTransform>() {
+                (
+                    &t.llm,
+                    &t.summarization_instructions,
+                    TransformKind::Message {
+                        max_message_size: count(t.max_message_size),
+                        template: t.summarized_message_template.clone(),
+                    },
+                    (
+                        t.datastore.as_ref(),
+                        &t.cache_collection_name,
+                        t.max_cache_size,
+                        t.max_cache_lifetime,
+                    ),
+                )
+            } else if let Some(t) = any.downcast_ref::<ConversationSummarizationTransform>() {
+                (
+                    &t.llm,
+                    &t.summarization_instructions,
+                    TransformKind::Conversation {
+                        max_num_messages: t.max_num_messages.map(count),
+                        max_num_characters: t.max_num_characters.map(count),
+                        min_num_messages: count(t.min_num_messages),
+                        template: t.summarized_conversation_template.clone(),
+                    },
+                    (
+                        t.datastore.as_ref(),
+                        &t.cache_collection_name,
+                        t.max_cache_size,
+                        t.max_cache_lifetime,
+                    ),
+                )
+            } else {
+                self.problems.push(problem(
+                    "unsupported-component",
+                    format!(
+                        "transform `{}` is a {}, which this runtime does not run",
+                        transform.name(),
+                        transform.component_type()
+                    ),
+                    transform.id(),
+                ));
+                return None;
+            };
+        let model = self.model(llm, transform);
+        let (datastore, collection, max_size, lifetime) = cache;
+        let datastore = match datastore {
+            Some(d) => Some(self.datastore(d, transform)?),
+            None => None,
+        };
+        if !collection
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || collection.is_empty()
+        {
+            self.problems.push(problem(
+                "invalid-transform",
+                format!(
+                    "the cache_collection_name `{collection}` of transform `{}` is not a plain name (letters, digits and `_`)",
+                    transform.name()
+                ),
+                transform.id(),
+            ));
+            return None;
+        }
+        Some(TransformPlan {
+            name: transform.name().to_owned(),
+            model,
+            instructions: instructions.clone(),
+            kind,
+            cache: CachePlan {
+                datastore,
+                collection: collection.clone(),
+                max_size: max_size.map(|n| u64::try_from(n.max(0)).unwrap_or(0)),
+                lifetime: lifetime.map(|n| n as f64),
+            },
+        })
+    }
+
+    /// A datastore, by index in `plan.datastores`.
+    fn datastore(
+        &mut self,
+        position: &'a RefOr<agentspec_types::Datastore>,
+        owner: &dyn ComponentInfo,
+    ) -> Option<usize> {
+        use agentspec_types::{
+            InMemoryCollectionDatastore, PostgresDatabaseDatastore,
+            TlsPostgresDatabaseConnectionConfig, TlsPostgresDatabaseConnectionConfigSslmode as Ssl,
+        };
+        let Some(datastore) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("the datastore of `{}` is not there", owner.name()),
+                owner.id(),
+            ));
+            return None;
+        };
+        if let Some(&index) = self.datastore_ids.get(datastore.id()) {
+            return Some(index);
+        }
+        let any = datastore.as_any();
+        let plan = if any.is::<InMemoryCollectionDatastore>() {
+            DatastorePlan::Memory {
+                id: datastore.id().to_owned(),
+            }
+        } else if let Some(pg) = any.downcast_ref::<PostgresDatabaseDatastore>() {
+            if !cfg!(feature = "postgres") {
+                self.problems.push(problem(
+                    "unsupported-component",
+                    format!(
+                        "datastore `{}` is a PostgresDatabaseDatastore, and this runtime was built without PostgreSQL (agentspec-runtime's feature `postgres`)",
+                        pg.name
+                    ),
+                    &pg.id,
+                ));
+                return None;
+            }
+            let config = self
+                .resolved
+                .get_as::<TlsPostgresDatabaseConnectionConfig, _>(&pg.connection_config)?;
+            let secret = |value: &Sensitive<String>, field: &str| match value.value() {
+                Ok(v) => Ok(v.clone()),
+                Err(missing) => Err(problem(
+                    "missing-secret",
+                    format!("the {field} of `{}`: {missing}", config.name),
+                    &config.id,
+                )),
+            };
+            let (user, password) = match (
+                secret(&config.user, "user"),
+                secret(&config.password, "password"),
+            ) {
+                (Ok(u), Ok(p)) => (u, p),
+                (u, p) => {
+                    self.problems.extend(u.err());
+                    self.problems.extend(p.err());
+                    return None;
+                }
+            };
+            let Some((host, port, dbname)) = PgConfig::parse_url(&config.url) else {
+                self.problems.push(problem(
+                    "invalid-datastore",
+                    format!(
+                        "the url of `{}` is not `host[:port][/database]`",
+                        config.name
+                    ),
+                    &config.id,
+                ));
+                return None;
+            };
+            DatastorePlan::Postgres(PgConfig {
+                name: pg.name.clone(),
+                host,
+                port,
+                dbname: dbname.unwrap_or_else(|| user.clone()),
+                user,
+                password,
+                tls: !matches!(config.sslmode, Ssl::Disable | Ssl::Allow | Ssl::Prefer),
+            })
+        } else {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "datastore `{}` is a {}, which this runtime does not reach",
+                    datastore.name(),
+                    datastore.component_type()
+                ),
+                datastore.id(),
+            ));
+            return None;
+        };
+        self.datastores.push(plan);
+        self.datastore_ids
+            .insert(datastore.id().to_owned(), self.datastores.len() - 1);
+        Some(self.datastores.len() - 1)
+    }
+
     /// The MCP server of an MCPTool or an MCPToolBox (`owner`), by index in `plan.mcp`.
     fn transport(
         &mut self,
@@ -1142,6 +1340,8 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         http: Vec::new(),
         mcp: Vec::new(),
         mcp_ids: HashMap::new(),
+        datastores: Vec::new(),
+        datastore_ids: HashMap::new(),
         problems: Vec::new(),
         uses_llm: false,
         checked_models: HashSet::new(),
@@ -1202,6 +1402,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         root,
         http: planner.http,
         mcp: planner.mcp,
+        datastores: planner.datastores,
         digest,
         api_keys: planner.api_keys,
         unserved: planner.unserved,

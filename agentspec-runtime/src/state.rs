@@ -101,8 +101,9 @@ pub(crate) enum Need {
     Client(Vec<ToolRequest>),
     /// Decisions on tool calls (`confirm`, `reject`).
     Confirm(Vec<ToolRequest>),
-    /// The model's answer to this request (`answer_model`).
-    Model(Box<crate::llm::ChatRequest>),
+    /// The model's answer to this request (`answer_model`), made by this agent (by index
+    /// in the plan: its transforms reshape the request) or by an LlmNode (`None`).
+    Model(Box<crate::llm::ChatRequest>, Option<usize>),
     /// The answer to the request `plan.http[call]` with these inputs (`answer_http`).
     Http {
         call: usize,

@@ -1,0 +1,178 @@
+//! The transforms' caches in a `PostgresDatabaseDatastore` (feature `postgres`): a table
+//! per collection, named as the collection, with the columns the transforms define
+//! (`cache_key`, `cache_content`, `created_at`, `last_used_at`, and `prefix_size` for a
+//! conversation summary). The tables are the user's to create, as for wayflowcore. One
+//! connection per database, kept by the runtime and opened again when it broke. TLS to the
+//! database is not supported yet: a config whose `sslmode` requires it fails when first
+//! used, saying so.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Mutex;
+use tokio_postgres::{Client, NoTls};
+
+use crate::transform::{CachePlan, Entry, PgConfig, now};
+
+/// The open connections, by database.
+#[derive(Default)]
+pub(crate) struct Postgres {
+    clients: Mutex<HashMap<String, Arc<Client>>>,
+}
+
+fn key(config: &PgConfig) -> String {
+    format!(
+        "{}:{}/{} {}",
+        config.host, config.port, config.dbname, config.user
+    )
+}
+
+impl Postgres {
+    async fn client(&self, config: &PgConfig, fresh: bool) -> Result<Arc<Client>, String> {
+        let what = format!("datastore `{}`", config.name);
+        if config.tls {
+            return Err(format!(
+                "{what}: its sslmode requires TLS, which this runtime does not speak to PostgreSQL yet (sslmode disable, allow or prefer connect without it)"
+            ));
+        }
+        let mut clients = self.clients.lock().await;
+        if !fresh
+            && let Some(client) = clients.get(&key(config))
+            && !client.is_closed()
+        {
+            return Ok(Arc::clone(client));
+        }
+        let mut pg = tokio_postgres::Config::new();
+        pg.host(&config.host)
+            .port(config.port)
+            .user(&config.user)
+            .password(&config.password)
+            .dbname(&config.dbname)
+            .connect_timeout(Duration::from_secs(10));
+        let (client, connection) = pg.connect(NoTls).await.map_err(|e| {
+            format!(
+                "{what} at {}:{} could not be reached: {e}",
+                config.host, config.port
+            )
+        })?;
+        tokio::spawn(async move {
+            // the connection ends when the client is dropped, or on an error the next query
+            // reports
+            let _ = connection.await;
+        });
+        let client = Arc::new(client);
+        clients.insert(key(config), Arc::clone(&client));
+        Ok(client)
+    }
+
+    /// The summary cached under `cache_key`, unless it outlived the cache's lifetime.
+    pub async fn get(
+        &self,
+        config: &PgConfig,
+        cache: &CachePlan,
+        cache_key: &str,
+    ) -> Result<Option<String>, String> {
+        let table = &cache.collection;
+        let select = format!(
+            "SELECT cache_content, created_at::float8 FROM \"{table}\" WHERE cache_key = $1::text"
+        );
+        let mut fresh = false;
+        let rows = loop {
+            let client = self.client(config, fresh).await?;
+            match client.query(&select, &[&cache_key]).await {
+                Ok(rows) => break rows,
+                Err(_) if !fresh && client.is_closed() => fresh = true,
+                Err(e) => return Err(format!("datastore `{}`: {e}", config.name)),
+            }
+        };
+        let client = self.client(config, false).await?;
+        let Some(row) = rows.first() else {
+            return Ok(None);
+        };
+        let content: String = row.get(0);
+        let created_at: f64 = row.get(1);
+        let now = now();
+        if cache.lifetime.is_some_and(|l| now - created_at > l) {
+            let delete = format!("DELETE FROM \"{table}\" WHERE cache_key = $1::text");
+            client
+                .execute(&delete, &[&cache_key])
+                .await
+                .map_err(|e| format!("datastore `{}`: {e}", config.name))?;
+            return Ok(None);
+        }
+        let touch =
+            format!("UPDATE \"{table}\" SET last_used_at = $2::float8 WHERE cache_key = $1::text");
+        client
+            .execute(&touch, &[&cache_key, &now])
+            .await
+            .map_err(|e| format!("datastore `{}`: {e}", config.name))?;
+        Ok(Some(content))
+    }
+
+    /// Keeps a summary, then forgets the least recently used past the cache's size.
+    pub async fn put(
+        &self,
+        config: &PgConfig,
+        cache: &CachePlan,
+        cache_key: String,
+        entry: Entry,
+    ) -> Result<(), String> {
+        let table = &cache.collection;
+        let failed = |e: tokio_postgres::Error| format!("datastore `{}`: {e}", config.name);
+        let client = self.client(config, false).await?;
+        let delete = format!("DELETE FROM \"{table}\" WHERE cache_key = $1::text");
+        client
+            .execute(&delete, &[&cache_key])
+            .await
+            .map_err(failed)?;
+        match entry.prefix_size {
+            Some(prefix) => {
+                let insert = format!(
+                    "INSERT INTO \"{table}\" (cache_key, cache_content, created_at, last_used_at, prefix_size) \
+                     VALUES ($1::text, $2::text, $3::float8, $4::float8, $5::int8)"
+                );
+                client
+                    .execute(
+                        &insert,
+                        &[
+                            &cache_key,
+                            &entry.content,
+                            &entry.created_at,
+                            &entry.last_used_at,
+                            &prefix,
+                        ],
+                    )
+                    .await
+                    .map_err(failed)?;
+            }
+            None => {
+                let insert = format!(
+                    "INSERT INTO \"{table}\" (cache_key, cache_content, created_at, last_used_at) \
+                     VALUES ($1::text, $2::text, $3::float8, $4::float8)"
+                );
+                client
+                    .execute(
+                        &insert,
+                        &[
+                            &cache_key,
+                            &entry.content,
+                            &entry.created_at,
+                            &entry.last_used_at,
+                        ],
+                    )
+                    .await
+                    .map_err(failed)?;
+            }
+        }
+        if let Some(max) = cache.max_size {
+            let max = i64::try_from(max).unwrap_or(i64::MAX);
+            let evict = format!(
+                "DELETE FROM \"{table}\" WHERE cache_key IN \
+                 (SELECT cache_key FROM \"{table}\" ORDER BY last_used_at DESC OFFSET $1::int8)"
+            );
+            client.execute(&evict, &[&max]).await.map_err(failed)?;
+        }
+        Ok(())
+    }
+}
