@@ -3,9 +3,18 @@
 //! the loop), submits the agent's outputs, or, with no human in the loop and no outputs,
 //! answers in text.
 //!
+//! A Swarm or a ManagerWorkers runs its members with the same loop: one member is the
+//! user's contact (the main agent, on the session's conversation); a member that sends a
+//! message to another opens (or goes on with) a private thread with it, where the
+//! recipient's text answer goes back to the caller as the call's result; a Swarm's main
+//! agent may hand the conversation over, the recipient becoming the main agent. One agent
+//! is a group of one.
+//!
 //! Names the model sees that the spec does not give are wayflowcore's, so that prompts and
 //! test doubles written for the reference runtime carry over: the tool an agent with outputs
-//! calls to finish is `submit_result`, its arguments the outputs.
+//! calls to finish is `submit_result`, its arguments the outputs; a member of a group sends
+//! with `send_message(recipient, message)` and hands over with
+//! `handoff_conversation(recipient)`.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -14,13 +23,17 @@ use serde_json::{Map, Value, json};
 
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
-use crate::plan::{AgentPlan, Prop, ToolPlace};
-use crate::state::{AgentRun, AgentWait, Callee, Core, Need, Wait};
+use crate::plan::{AgentPlan, GroupKind, GroupPlan, Prop, ToolPlace};
+use crate::state::{AgentRun, AgentWait, Callee, Core, Delegation, GroupRun, Need, Thread, Wait};
 use crate::template::render;
 use crate::{Message, Role, RunError, ToolRequest};
 
 /// The name of the tool an agent with outputs finishes with.
 pub(crate) const SUBMIT: &str = "submit_result";
+/// The tool a member of a group sends a message to another with.
+pub(crate) const SEND: &str = "send_message";
+/// The tool a Swarm's main agent hands the conversation over with.
+pub(crate) const HANDOFF: &str = "handoff_conversation";
 
 /// The JSON Schema of arguments whose properties are `props`.
 pub(crate) fn parameters(props: &[Prop]) -> Value {
@@ -84,9 +97,65 @@ impl AgentRun {
     }
 }
 
+impl GroupRun {
+    /// The group `group` of the plan, started with `given` inputs: each member gets the
+    /// ones it declares.
+    pub fn new(
+        plan: &crate::plan::Plan,
+        group: usize,
+        given: Map<String, Value>,
+    ) -> Result<Self, RunError> {
+        let spec = &plan.groups[group];
+        let mut runs = Vec::with_capacity(spec.members.len());
+        if spec.kind == GroupKind::Single {
+            runs.push(AgentRun::new(
+                &plan.agents[spec.members[0]],
+                spec.members[0],
+                given,
+            )?);
+        } else {
+            let declared = |name: &str| {
+                spec.inputs.iter().any(|p| p.name == name)
+                    || spec
+                        .members
+                        .iter()
+                        .any(|&m| plan.agents[m].inputs.iter().any(|p| p.name == name))
+            };
+            if let Some(unknown) = given.keys().find(|k| !declared(k)) {
+                return Err(RunError::new(
+                    "unknown-input",
+                    format!("`{}` has no input `{unknown}`", spec.name),
+                ));
+            }
+            for &member in &spec.members {
+                let agent = &plan.agents[member];
+                let mine = given
+                    .iter()
+                    .filter(|(k, _)| agent.inputs.iter().any(|p| &p.name == *k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                runs.push(AgentRun::new(agent, member, mine)?);
+            }
+        }
+        Ok(GroupRun {
+            group,
+            main: 0,
+            runs,
+            threads: Vec::new(),
+            stack: Vec::new(),
+        })
+    }
+
+    /// The member whose turn it is: the recipient of the last message sent, else the main
+    /// agent.
+    pub fn active(&self) -> usize {
+        self.stack.last().map_or(self.main, |d| d.recipient)
+    }
+}
+
 impl Core {
-    /// The agent running: the session's, or the one of the AgentNode running.
-    fn active(&self) -> Option<&AgentRun> {
+    /// The group running: the session's, or the one of the AgentNode running.
+    pub(crate) fn group(&self) -> Option<&GroupRun> {
         if let Some(run) = &self.state.agent {
             return Some(run);
         }
@@ -96,13 +165,49 @@ impl Core {
         }
     }
 
-    fn active_mut(&mut self) -> Option<&mut AgentRun> {
+    fn group_mut(&mut self) -> Option<&mut GroupRun> {
         if let Some(run) = &mut self.state.agent {
             return Some(run);
         }
         match &mut self.state.frames.last_mut()?.wait {
             Wait::Agent { run } => Some(run),
             _ => None,
+        }
+    }
+
+    /// The agent whose turn it is.
+    fn active(&self) -> Option<&AgentRun> {
+        let group = self.group()?;
+        group.runs.get(group.active())
+    }
+
+    fn active_mut(&mut self) -> Option<&mut AgentRun> {
+        let group = self.group_mut()?;
+        let active = group.active();
+        group.runs.get_mut(active)
+    }
+
+    /// The conversation of the agent whose turn it is: its private thread with the member
+    /// that messaged it, else the session's.
+    fn conversation(&self) -> &[Message] {
+        match self
+            .group()
+            .and_then(|g| g.stack.last().map(|d| &g.threads[d.thread]))
+        {
+            Some(thread) => &thread.messages,
+            None => &self.state.messages,
+        }
+    }
+
+    fn conversation_mut(&mut self) -> &mut Vec<Message> {
+        let thread = self.group().and_then(|g| g.stack.last().map(|d| d.thread));
+        match (thread, &mut self.state.agent) {
+            (Some(thread), Some(group)) => &mut group.threads[thread].messages,
+            (Some(thread), None) => match self.state.frames.last_mut().map(|f| &mut f.wait) {
+                Some(Wait::Agent { run }) => &mut run.threads[thread].messages,
+                _ => &mut self.state.messages,
+            },
+            (None, _) => &mut self.state.messages,
         }
     }
 
@@ -120,7 +225,7 @@ impl Core {
         let mut messages = vec![ChatMessage::System {
             content: render(&plan.system_prompt, |name| run.inputs.get(name)),
         }];
-        for m in &self.state.messages {
+        for m in self.conversation() {
             messages.push(match m.role {
                 Role::User => ChatMessage::User {
                     content: m.content.clone(),
@@ -161,6 +266,9 @@ impl Core {
                 parameters: listed.parameters.clone(),
             });
         }
+        if let Some(group) = self.group() {
+            tools.extend(self.group_tools(&self.plan.groups[group.group], group.active()));
+        }
         if !plan.outputs.is_empty() {
             tools.push(ToolSchema {
                 name: SUBMIT.to_owned(),
@@ -174,6 +282,174 @@ impl Core {
             tools,
             response_format: None,
         }
+    }
+
+    /// The tools a member of a group reaches the others with.
+    fn group_tools(&self, group: &GroupPlan, member: usize) -> Vec<ToolSchema> {
+        let recipients: Vec<usize> = group.recipients(member).collect();
+        if recipients.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<Value> = recipients
+            .iter()
+            .map(|&r| Value::String(self.plan.agents[group.members[r]].name.clone()))
+            .collect();
+        let who: Vec<String> = recipients
+            .iter()
+            .map(|&r| {
+                let agent = &self.plan.agents[group.members[r]];
+                match &agent.description {
+                    Some(d) if !d.is_empty() => format!("{} ({d})", agent.name),
+                    _ => agent.name.clone(),
+                }
+            })
+            .collect();
+        let (send, handoff) = match group.kind {
+            GroupKind::Single => (false, false),
+            GroupKind::Swarm { send, handoff } => (send, handoff),
+            GroupKind::ManagerWorkers => (true, false),
+        };
+        let mut tools = Vec::new();
+        if send {
+            tools.push(ToolSchema {
+                name: SEND.to_owned(),
+                description: format!(
+                    "Sends a message to another agent and returns its answer. You can reach: {}.",
+                    who.join("; ")
+                ),
+                parameters: json!({
+                    "type": "object",
+                    "properties": {
+                        "recipient": {"type": "string", "enum": names},
+                        "message": {"type": "string"},
+                    },
+                    "required": ["recipient", "message"],
+                }),
+            });
+        }
+        if handoff {
+            tools.push(ToolSchema {
+                name: HANDOFF.to_owned(),
+                description: format!(
+                    "Hands the conversation with the user over to another agent, who answers from then on. You can hand over to: {}.",
+                    who.join("; ")
+                ),
+                parameters: json!({
+                    "type": "object",
+                    "properties": {"recipient": {"type": "string", "enum": names}},
+                    "required": ["recipient"],
+                }),
+            });
+        }
+        tools
+    }
+
+    /// A call of `send_message` or `handoff_conversation` by the active member: `None`
+    /// when the call is no such call (the agent has no group, or the group gives it no
+    /// such tool).
+    fn group_call(&mut self, request: &ToolRequest) -> Option<()> {
+        let plan = Arc::clone(&self.plan);
+        let group = self.group()?;
+        let spec = &plan.groups[group.group];
+        let caller = group.active();
+        let tools = self.group_tools(spec, caller);
+        if !tools.iter().any(|t| t.name == request.name) {
+            return None;
+        }
+        let name = request.args.get("recipient").and_then(Value::as_str);
+        let recipient = spec
+            .recipients(caller)
+            .find(|&r| Some(plan.agents[spec.members[r]].name.as_str()) == name);
+        let refuse = |core: &mut Core, text: String| {
+            core.conversation_mut()
+                .push(Message::tool_result(&request.id, &Value::String(text)));
+        };
+        let Some(recipient) = recipient else {
+            let names: Vec<&str> = spec
+                .recipients(caller)
+                .map(|r| plan.agents[spec.members[r]].name.as_str())
+                .collect();
+            refuse(
+                self,
+                format!(
+                    "No agent named `{}` can be reached: the recipients are {}.",
+                    name.unwrap_or_default(),
+                    names.join(", ")
+                ),
+            );
+            return Some(());
+        };
+        let group = self.group().expect("a group runs");
+        if request.name == HANDOFF {
+            if !group.stack.is_empty() || caller != group.main {
+                refuse(
+                    self,
+                    "Only the agent talking with the user can hand the conversation over; answer the agent that wrote to you instead.".to_owned(),
+                );
+                return Some(());
+            }
+            let to = plan.agents[spec.members[recipient]].name.clone();
+            let group = self.group_mut().expect("a group runs");
+            let dropped: Vec<ToolRequest> = group.runs[caller].pending.drain(..).collect();
+            group.main = recipient;
+            let next = &mut group.runs[recipient];
+            next.wait = AgentWait::Model;
+            next.calls = 0;
+            let messages = self.conversation_mut();
+            messages.push(Message::tool_result(
+                &request.id,
+                &Value::String(format!("The conversation is now with {to}.")),
+            ));
+            for d in dropped {
+                messages.push(Message::tool_result(
+                    &d.id,
+                    &Value::String("Not made: the conversation was handed over.".to_owned()),
+                ));
+            }
+            return Some(());
+        }
+        // send_message: the recipient answers in its thread with the caller
+        if recipient == group.main && group.stack.is_empty()
+            || group.stack.iter().any(|d| d.caller == recipient)
+        {
+            refuse(
+                self,
+                "That agent is waiting for your answer: reply to it in text instead.".to_owned(),
+            );
+            return Some(());
+        }
+        let text = request
+            .args
+            .get("message")
+            .map(crate::template::value_text)
+            .unwrap_or_default();
+        let group = self.group_mut().expect("a group runs");
+        let thread = match group
+            .threads
+            .iter()
+            .position(|t| t.caller == caller && t.recipient == recipient)
+        {
+            Some(t) => t,
+            None => {
+                group.threads.push(Thread {
+                    caller,
+                    recipient,
+                    messages: Vec::new(),
+                });
+                group.threads.len() - 1
+            }
+        };
+        group.threads[thread].messages.push(Message::user(text));
+        group.stack.push(Delegation {
+            caller,
+            recipient,
+            request: request.clone(),
+            thread,
+        });
+        let next = &mut group.runs[recipient];
+        next.wait = AgentWait::Model;
+        next.calls = 0;
+        Some(())
     }
 
     /// Runs the active agent until it needs an answer, or finishes
@@ -239,11 +515,27 @@ impl Core {
                         run.wait = AgentWait::Model;
                         continue;
                     };
+                    if self.group_call(&request).is_some() {
+                        continue;
+                    }
                     if request.name == SUBMIT && !agent.outputs.is_empty() {
                         match submitted(&agent.outputs, &request.args) {
-                            Ok(outputs) => return Ok(Need::Finished(outputs)),
+                            Ok(outputs) => {
+                                let group = self.group_mut().expect("a group runs");
+                                let Some(done) = group.stack.pop() else {
+                                    return Ok(Need::Finished(outputs));
+                                };
+                                // a member that was written to answers with its outputs
+                                group.runs[done.recipient].wait = AgentWait::Model;
+                                group.runs[done.recipient].pending.clear();
+                                self.conversation_mut().push(Message::tool_result(
+                                    &done.request.id,
+                                    &Value::Object(outputs),
+                                ));
+                                continue;
+                            }
                             Err(problem) => {
-                                self.state.messages.push(Message::tool_result(
+                                self.conversation_mut().push(Message::tool_result(
                                     &request.id,
                                     &Value::String(problem),
                                 ));
@@ -267,8 +559,7 @@ impl Core {
                             request.name,
                             names.join(", ")
                         );
-                        self.state
-                            .messages
+                        self.conversation_mut()
                             .push(Message::tool_result(&request.id, &Value::String(text)));
                         continue;
                     };
@@ -381,15 +672,27 @@ impl Core {
         let text_only = response.tool_calls.is_empty();
         run.pending = response.tool_calls.iter().cloned().collect();
         run.wait = AgentWait::Nothing;
-        self.state.messages.push(Message {
+        let text = response.content.clone();
+        self.conversation_mut().push(Message {
             role: Role::Agent,
             content: response.content,
             tool_requests: response.tool_calls,
             tool_request_id: None,
         });
         if text_only {
+            let group = self.group().expect("an agent runs in a group");
+            let single = plan.groups[group.group].kind == GroupKind::Single;
+            if !group.stack.is_empty() {
+                // a member that was written to answers: back to the one that wrote
+                let group = self.group_mut().expect("a group runs");
+                let done = group.stack.pop().expect("a message was sent");
+                group.runs[done.recipient].wait = AgentWait::Model;
+                self.conversation_mut()
+                    .push(Message::tool_result(&done.request.id, &Value::String(text)));
+                return Ok(());
+            }
             let asked_at = self.state.messages.len();
-            if agent.human_in_the_loop {
+            if agent.human_in_the_loop || !single {
                 // a text answer is for the user: the agent waits for the reply
                 self.run_mut().wait = AgentWait::User { asked_at };
             } else if agent.outputs.is_empty() {
@@ -427,7 +730,8 @@ impl Core {
             Ok(value) => value,
             Err(message) => Value::String(format!("The tool failed: {message}")),
         };
-        self.state.messages.push(Message::tool_result(id, &content));
+        self.conversation_mut()
+            .push(Message::tool_result(id, &content));
         Ok(())
     }
 
@@ -449,8 +753,7 @@ impl Core {
                         text.push_str(" Reason: ");
                         text.push_str(&reason);
                     }
-                    self.state
-                        .messages
+                    self.conversation_mut()
                         .push(Message::tool_result(id, &Value::String(text)));
                 }
                 Ok(())

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
 use crate::plan::{CAUGHT_BRANCH, CAUGHT_INFO, NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
-use crate::state::{AgentRun, Callee, Child, ChildDone, Core, Frame, Limits, Need, State, Wait};
+use crate::state::{Callee, Child, ChildDone, Core, Frame, GroupRun, Limits, Need, State, Wait};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
 
@@ -83,8 +83,8 @@ impl Core {
         };
         let root = match plan.root {
             Root::Flow(flow) => flow,
-            Root::Agent(agent) => {
-                let run = AgentRun::new(&plan.agents[agent], agent, inputs)?;
+            Root::Agent(group) => {
+                let run = GroupRun::new(&plan, group, inputs)?;
                 return Ok(Core {
                     plan,
                     state: state(Vec::new(), Some(run)),
@@ -414,13 +414,10 @@ impl Core {
                 Ok(Some(Need::User))
             }
             NodeKind::Agent { agent } => {
-                let run =
-                    AgentRun::new(&self.plan.agents[*agent], *agent, inputs).map_err(|e| {
-                        RunError {
-                            node: Some(node.id.clone()),
-                            ..e
-                        }
-                    })?;
+                let run = GroupRun::new(&self.plan, *agent, inputs).map_err(|e| RunError {
+                    node: Some(node.id.clone()),
+                    ..e
+                })?;
                 self.top().wait = Wait::Agent { run: Box::new(run) };
                 Ok(None)
             }
@@ -816,8 +813,8 @@ impl Core {
             return Err(mismatch());
         }
         match (&self.state.agent, self.plan.root) {
-            (Some(run), Root::Agent(agent)) => {
-                return if run.agent == agent && self.state.frames.is_empty() {
+            (Some(run), Root::Agent(group)) => {
+                return if run.group == group && self.state.frames.is_empty() {
                     Ok(())
                 } else {
                     Err(mismatch())

@@ -657,7 +657,7 @@ pub struct SavedSession {
 
 impl SavedSession {
     /// The format this runtime writes and reads.
-    pub const FORMAT: u32 = 1;
+    pub const FORMAT: u32 = 2;
 }
 
 /// A running flow. See the crate's documentation.
@@ -673,8 +673,8 @@ impl Session {
     pub async fn run(&mut self) -> Result<Status, RunError> {
         use tracing::Instrument;
         let span = match self.core.plan.root {
-            Root::Agent(agent) => {
-                let name = &self.core.plan.agents[agent].name;
+            Root::Agent(group) => {
+                let name = &self.core.plan.groups[group].name;
                 tracing::info_span!(
                     "invoke_agent",
                     otel.name = %format_args!("invoke_agent {name}"),

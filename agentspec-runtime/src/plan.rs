@@ -200,6 +200,7 @@ pub(crate) struct ToolPlan {
 #[derive(Debug, Clone)]
 pub(crate) struct AgentPlan {
     pub name: String,
+    pub description: Option<String>,
     pub system_prompt: String,
     pub inputs: Vec<Prop>,
     pub outputs: Vec<Prop>,
@@ -212,10 +213,46 @@ pub(crate) struct AgentPlan {
     pub model: ModelInfo,
 }
 
+/// How the members of a group of agents reach each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GroupKind {
+    /// One agent (an Agent or a SpecializedAgent).
+    Single,
+    /// A Swarm: its members may send messages (`send`) or hand the conversation over
+    /// (`handoff`) along its relationships.
+    Swarm { send: bool, handoff: bool },
+    /// A ManagerWorkers: the manager (member 0) sends messages to the workers.
+    ManagerWorkers,
+}
+
+/// The agents a session or an AgentNode runs: one agent, a Swarm, or a ManagerWorkers.
+#[derive(Debug, Clone)]
+pub(crate) struct GroupPlan {
+    pub name: String,
+    pub kind: GroupKind,
+    /// The members, by index in `plan.agents`: the first talks to the user first (the
+    /// Swarm's `first_agent`, the group's manager).
+    pub members: Vec<usize>,
+    /// Who may message (or hand over to) whom: member indices, caller then recipient.
+    pub relationships: Vec<(usize, usize)>,
+    pub inputs: Vec<Prop>,
+}
+
+impl GroupPlan {
+    /// The members `caller` may reach.
+    pub fn recipients(&self, caller: usize) -> impl Iterator<Item = usize> + '_ {
+        self.relationships
+            .iter()
+            .filter(move |(from, _)| *from == caller)
+            .map(|(_, to)| *to)
+    }
+}
+
 /// What a session runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Root {
     Flow(usize),
+    /// A group of agents (one agent is a group of one), by index in `plan.groups`.
     Agent(usize),
 }
 
@@ -224,6 +261,7 @@ pub(crate) enum Root {
 pub(crate) struct Plan {
     pub flows: Vec<FlowPlan>,
     pub agents: Vec<AgentPlan>,
+    pub groups: Vec<GroupPlan>,
     pub tools: Vec<ToolPlan>,
     pub root: Root,
     /// The HTTP requests of the ApiNodes and RemoteTools.
@@ -307,6 +345,10 @@ struct Planner<'a> {
     flows: Vec<FlowPlan>,
     flow_ids: HashMap<String, usize>,
     agents: Vec<AgentPlan>,
+    groups: Vec<GroupPlan>,
+    /// The groups and agents planned, by component id.
+    group_ids: HashMap<String, usize>,
+    agent_ids: HashMap<String, usize>,
     tools: Vec<ToolPlan>,
     tool_ids: HashMap<String, usize>,
     http: Vec<HttpCall>,
@@ -491,23 +533,7 @@ impl<'a> Planner<'a> {
             })
         } else if let Some(agent_node) = any.downcast_ref::<AgentNode>() {
             match self.resolved.get(&agent_node.agent) {
-                Some(agentic) => match agentic.as_any().downcast_ref::<Agent>() {
-                    Some(agent) => Some(NodeKind::Agent {
-                        agent: self.agent(agent),
-                    }),
-                    None => {
-                        self.problems.push(problem(
-                            "unsupported-component",
-                            format!(
-                                "the agent of node `{}` is a {}, which this runtime does not run yet",
-                                node.name(),
-                                agentic.component_type()
-                            ),
-                            agentic.id(),
-                        ));
-                        None
-                    }
-                },
+                Some(agentic) => self.group(agentic).map(|agent| NodeKind::Agent { agent }),
                 None => {
                     self.problems.push(problem(
                         "unresolved-reference",
@@ -714,7 +740,174 @@ impl<'a> Planner<'a> {
         })
     }
 
+    /// The agents an agentic component runs, as a group (by index in `plan.groups`).
+    fn group(&mut self, component: &'a dyn ComponentInfo) -> Option<usize> {
+        use agentspec_types::{HandoffMode, ManagerWorkers, SpecializedAgent, Swarm, SwarmHandoff};
+        if let Some(&index) = self.group_ids.get(component.id()) {
+            return Some(index);
+        }
+        let any = component.as_any();
+        let (kind, members, relationships) = if any.is::<Agent>() || any.is::<SpecializedAgent>() {
+            (
+                GroupKind::Single,
+                vec![self.member(component, component)?],
+                Vec::new(),
+            )
+        } else if let Some(swarm) = any.downcast_ref::<Swarm>() {
+            let (send, handoff) = match &swarm.handoff {
+                SwarmHandoff::Bool(true) | SwarmHandoff::HandoffMode(HandoffMode::Optional) => {
+                    (true, true)
+                }
+                SwarmHandoff::Bool(false) | SwarmHandoff::HandoffMode(HandoffMode::Never) => {
+                    (true, false)
+                }
+                SwarmHandoff::HandoffMode(HandoffMode::Always) => (false, true),
+                _ => (true, true),
+            };
+            let mut members = Vec::new();
+            let mut index_of = |agent: usize| {
+                members.iter().position(|m| *m == agent).unwrap_or_else(|| {
+                    members.push(agent);
+                    members.len() - 1
+                })
+            };
+            let first = self.member_at(&swarm.first_agent, component)?;
+            index_of(first);
+            let mut relationships = Vec::new();
+            for (caller, recipient) in &swarm.relationships {
+                let (Some(caller), Some(recipient)) = (
+                    self.member_at(caller, component),
+                    self.member_at(recipient, component),
+                ) else {
+                    continue;
+                };
+                relationships.push((index_of(caller), index_of(recipient)));
+            }
+            (GroupKind::Swarm { send, handoff }, members, relationships)
+        } else if let Some(group) = any.downcast_ref::<ManagerWorkers>() {
+            let mut members = vec![self.member_at(&group.group_manager, component)?];
+            for worker in &group.workers {
+                if let Some(worker) = self.member_at(worker, component) {
+                    members.push(worker);
+                }
+            }
+            let relationships = (1..members.len()).map(|w| (0, w)).collect();
+            (GroupKind::ManagerWorkers, members, relationships)
+        } else {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "`{}` is a {}: this runtime runs Agents, SpecializedAgents, Swarms and ManagerWorkers (remote agents are not run)",
+                    component.name(),
+                    component.component_type()
+                ),
+                component.id(),
+            ));
+            return None;
+        };
+        let single = kind == GroupKind::Single;
+        self.groups.push(GroupPlan {
+            name: component.name().to_owned(),
+            kind,
+            inputs: if single {
+                self.agents[members[0]].inputs.clone()
+            } else {
+                Prop::all(component.inputs())
+            },
+            members,
+            relationships,
+        });
+        let index = self.groups.len() - 1;
+        self.group_ids.insert(component.id().to_owned(), index);
+        Some(index)
+    }
+
+    /// A member of a Swarm or a ManagerWorkers (`group`): an Agent or a SpecializedAgent.
+    fn member_at(
+        &mut self,
+        position: &'a RefOr<agentspec_types::AgenticComponent>,
+        group: &dyn ComponentInfo,
+    ) -> Option<usize> {
+        let Some(member) = self.resolved.get(position) else {
+            self.problems.push(problem(
+                "unresolved-reference",
+                format!("a member of `{}` is not there", group.name()),
+                group.id(),
+            ));
+            return None;
+        };
+        self.member(member, group)
+    }
+
+    /// An Agent or a SpecializedAgent, by index in `plan.agents`.
+    fn member(
+        &mut self,
+        member: &'a dyn ComponentInfo,
+        group: &dyn ComponentInfo,
+    ) -> Option<usize> {
+        use agentspec_types::{AgentSpecializationParameters, SpecializedAgent};
+        if let Some(&index) = self.agent_ids.get(member.id()) {
+            return Some(index);
+        }
+        let any = member.as_any();
+        let index = if let Some(agent) = any.downcast_ref::<Agent>() {
+            self.agent(agent)
+        } else if let Some(special) = any.downcast_ref::<SpecializedAgent>() {
+            let base = self.resolved.get_as::<Agent, _>(&special.agent)?;
+            let base = self.agent(base);
+            let parameters = self.resolved.get_as::<AgentSpecializationParameters, _>(
+                &special.agent_specialization_parameters,
+            )?;
+            let mut plan = self.agents[base].clone();
+            plan.name = special.name.clone();
+            if special.description.is_some() {
+                plan.description = special.description.clone();
+            }
+            if let Some(more) = &parameters.additional_instructions {
+                plan.system_prompt = format!("{}\n\n{more}", plan.system_prompt);
+            }
+            for tool in parameters.additional_tools.iter().flatten() {
+                if let Some(tool) = self.tool(tool, member)
+                    && !plan.tools.contains(&tool)
+                {
+                    plan.tools.push(tool);
+                }
+            }
+            if let Some(hitl) = parameters.human_in_the_loop {
+                plan.human_in_the_loop = hitl;
+            }
+            let declared = Prop::all(special.inputs.as_deref());
+            for input in declared
+                .into_iter()
+                .chain(Prop::all(parameters.inputs.as_deref()))
+            {
+                if !plan.inputs.iter().any(|p| p.name == input.name) {
+                    plan.inputs.push(input);
+                }
+            }
+            self.agents.push(plan);
+            self.agents.len() - 1
+        } else {
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "`{}` in `{}` is a {}: the members this runtime runs are Agents and SpecializedAgents",
+                    member.name(),
+                    group.name(),
+                    member.component_type()
+                ),
+                member.id(),
+            ));
+            return None;
+        };
+        self.agent_ids.insert(member.id().to_owned(), index);
+        Some(index)
+    }
+
     fn agent(&mut self, agent: &'a Agent) -> usize {
+        if let Some(&index) = self.agent_ids.get(&agent.id) {
+            return index;
+        }
         let tools = agent
             .tools
             .iter()
@@ -777,6 +970,7 @@ impl<'a> Planner<'a> {
         let model = self.model(&agent.llm_config, agent);
         self.agents.push(AgentPlan {
             name: agent.name.clone(),
+            description: agent.description.clone(),
             system_prompt: agent.system_prompt.clone(),
             inputs: Prop::all(agent.inputs.as_deref()),
             outputs: Prop::all(agent.outputs.as_deref()),
@@ -786,6 +980,8 @@ impl<'a> Planner<'a> {
             human_in_the_loop: agent.human_in_the_loop,
             model,
         });
+        self.agent_ids
+            .insert(agent.id.clone(), self.agents.len() - 1);
         self.agents.len() - 1
     }
 
@@ -1335,6 +1531,9 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         flows: Vec::new(),
         flow_ids: HashMap::new(),
         agents: Vec::new(),
+        groups: Vec::new(),
+        group_ids: HashMap::new(),
+        agent_ids: HashMap::new(),
         tools: Vec::new(),
         tool_ids: HashMap::new(),
         http: Vec::new(),
@@ -1363,7 +1562,13 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
     }
     let root = match laid_out.root() {
         Component::Flow(flow) => Root::Flow(planner.flow(flow)),
-        Component::Agent(agent) => Root::Agent(planner.agent(agent)),
+        Component::Agent(_)
+        | Component::Swarm(_)
+        | Component::ManagerWorkers(_)
+        | Component::SpecializedAgent(_) => {
+            let root: &dyn ComponentInfo = laid_out.root();
+            Root::Agent(planner.group(root).unwrap_or(0))
+        }
         other => {
             planner.problems.push(problem(
                 "unsupported-component",
@@ -1398,6 +1603,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
     Ok(Plan {
         flows: planner.flows,
         agents: planner.agents,
+        groups: planner.groups,
         tools: planner.tools,
         root,
         http: planner.http,

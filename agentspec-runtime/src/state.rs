@@ -53,8 +53,8 @@ pub(crate) enum Wait {
     Model { request: Box<ChatRequest> },
     /// The LlmNode's outputs, read from the model's answer.
     Generated { outputs: Map<String, Value> },
-    /// The agent of this AgentNode, running.
-    Agent { run: Box<AgentRun> },
+    /// The agent (or group of agents) of this AgentNode, running.
+    Agent { run: Box<GroupRun> },
     /// The answer to this ApiNode's request, made by the driver with these inputs.
     Http { inputs: Map<String, Value> },
     /// The flows this MapNode, ParallelMapNode or ParallelFlowNode runs, run by the driver
@@ -77,9 +77,9 @@ pub(crate) struct State {
     pub next_id: u64,
     /// Nodes run so far.
     pub steps: u64,
-    /// The agent, when the session runs one.
+    /// The agent (or group of agents), when the session runs one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<AgentRun>,
+    pub agent: Option<GroupRun>,
     /// The outputs, once the session finished.
     pub finished: Option<Map<String, Value>>,
     /// The error the session failed with: it fails with it again.
@@ -155,6 +155,42 @@ pub(crate) struct Core {
     pub plan: Arc<Plan>,
     pub state: State,
     pub limits: Limits,
+}
+
+/// A running group of agents (one agent is a group of one).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct GroupRun {
+    /// The group, by index in the plan.
+    pub group: usize,
+    /// The member talking with the user.
+    pub main: usize,
+    /// Each member's loop, by member index.
+    pub runs: Vec<AgentRun>,
+    /// The private threads between members, each between a caller and a recipient.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<Thread>,
+    /// The messages sent and not answered yet, the last one's recipient having the turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stack: Vec<Delegation>,
+}
+
+/// The messages between two members of a group.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Thread {
+    pub caller: usize,
+    pub recipient: usize,
+    pub messages: Vec<Message>,
+}
+
+/// A message a member sent another, waiting for its answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Delegation {
+    pub caller: usize,
+    pub recipient: usize,
+    /// The `send_message` call, answered with the recipient's answer.
+    pub request: ToolRequest,
+    /// The thread, by index.
+    pub thread: usize,
 }
 
 /// A running agent.

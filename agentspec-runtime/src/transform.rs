@@ -121,6 +121,7 @@ pub(crate) struct TransformPlan {
 
 /// A cached summary.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(crate) struct Entry {
     pub content: String,
     pub created_at: f64,

@@ -3,6 +3,7 @@
 
 mod agents;
 mod flows;
+mod groups;
 mod http;
 mod nodes;
 mod tracing;
