@@ -277,7 +277,7 @@ fn a_saved_session_resumes_only_with_its_own_document_and_format() {
     let err = desk(Arc::clone(&calls)).resume(newer).err().unwrap();
     assert_eq!(
         err.message,
-        "the session was saved in format 99; this runtime reads format 1"
+        "the session was saved in format 99; this runtime reads format 2"
     );
     let broken = SavedSession {
         state: json!({"frames": []}),
