@@ -189,7 +189,7 @@ enum Command {
     /// The program sends requests (`load`, `start`, `run`, `append_user_message`,
     /// `append_tool_result`, `confirm`, `save`, `resume`, …) and gets one reply to each; while
     /// a run is under way, the ServerTools it runs are called back with `tool.call`
-    /// requests, several at once. The protocol is described in the guide (`docs/runtime.md`).
+    /// requests, several at once. The protocol is described in `agentspec_runtime::guide`.
     #[cfg(feature = "run")]
     Serve,
     /// Print the oldest Agent Spec version that can hold a document, and why.

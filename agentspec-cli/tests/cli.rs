@@ -1175,3 +1175,138 @@ fn run_reports_a_document_it_cannot_run_and_bad_inputs() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `agentspec serve` driven as a host program drives it: JSON lines both ways.
+struct Served {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl Served {
+    fn start() -> Self {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agentspec"))
+            .arg("serve")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        Served {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, line: serde_json::Value) {
+        use std::io::Write;
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn read(&mut self) -> serde_json::Value {
+        let line = self.output.next().expect("a line").unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+#[test]
+fn serve_runs_a_flow_and_calls_the_hosts_tools_back_several_at_once() {
+    use serde_json::json;
+    let runtime_fixture = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/../agentspec-runtime/tests/fixtures/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let mut served = Served::start();
+    // a document that does not load: every problem, located
+    served.send(json!({"id": 1, "method": "load", "params": {"document": runtime_fixture("inc_twice"), "host_tools": ["dec"]}}));
+    let reply = served.read();
+    assert_eq!(reply["id"], 1);
+    assert_eq!(reply["error"]["code"], "load-failed");
+    let d = &reply["error"]["diagnostics"][0];
+    assert_eq!(d["code"], "missing-tool");
+    assert!(d["message"].as_str().unwrap().contains("`dec`"), "{d}");
+    assert!(
+        d["line"].as_u64().is_some() && d["pointer"].as_str().is_some(),
+        "{d}"
+    );
+
+    // the ParallelMapNode's three calls are in flight together: answered in reverse order
+    served.send(json!({"id": 2, "method": "load", "params": {"document": runtime_fixture("fan_out"), "host_tools": true}}));
+    assert_eq!(served.read()["result"]["component_type"], "Flow");
+    served.send(
+        json!({"id": 3, "method": "start", "params": {"inputs": {"xs": [1, 2, 3], "x": 10}}}),
+    );
+    assert_eq!(served.read()["result"]["session"], "s1");
+    served.send(json!({"id": 4, "method": "run"}));
+    let answer = |served: &mut Served, call: &serde_json::Value| {
+        let x = call["params"]["args"]["x"].as_i64().unwrap();
+        let result = if call["params"]["name"] == "inc" {
+            x + 1
+        } else {
+            x * 2
+        };
+        served.send(json!({"id": call["id"], "result": result}));
+    };
+    // the MapNode: one call at a time
+    for _ in 0..3 {
+        let call = served.read();
+        assert_eq!(call["method"], "tool.call");
+        answer(&mut served, &call);
+    }
+    // the ParallelMapNode: three calls before any answer
+    let calls: Vec<_> = (0..3).map(|_| served.read()).collect();
+    assert!(
+        calls.iter().all(|c| c["method"] == "tool.call"),
+        "{calls:?}"
+    );
+    for call in calls.iter().rev() {
+        answer(&mut served, call);
+    }
+    // the ParallelFlowNode: inc and double together
+    let calls: Vec<_> = (0..2).map(|_| served.read()).collect();
+    let mut names: Vec<&str> = calls
+        .iter()
+        .map(|c| c["params"]["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["double", "inc"]);
+    for call in &calls {
+        answer(&mut served, call);
+    }
+    let done = served.read();
+    assert_eq!(done["id"], 4);
+    assert_eq!(
+        done["result"],
+        json!({"status": "finished", "outputs": {"total": 9, "incremented": [2, 3, 4], "x": 11, "y": 20}, "messages": []})
+    );
+
+    // a tool that fails fails the flow with the host's message
+    served.send(json!({"id": 5, "method": "start", "params": {"inputs": {"xs": [1], "x": 0}}}));
+    assert_eq!(served.read()["result"]["session"], "s2");
+    served.send(json!({"id": 6, "method": "run"}));
+    let call = served.read();
+    served.send(json!({"id": call["id"], "error": {"message": "ValueError: no"}}));
+    let failed = served.read();
+    assert_eq!(failed["error"]["code"], "tool-failed");
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ValueError: no")
+    );
+
+    // bad requests are answered, never fatal
+    served.send(json!({"id": 7, "method": "fly"}));
+    assert_eq!(served.read()["error"]["code"], "unknown-method");
+    served.send(json!({"id": 8, "method": "append_tool_result", "params": {"session": "s9", "tool_request_id": "x"}}));
+    assert_eq!(served.read()["error"]["code"], "unknown-session");
+    drop(served.input);
+    assert!(served.child.wait().unwrap().success());
+}

@@ -35,25 +35,31 @@
 //! # }
 //! ```
 //!
-//! # What runs so far
+//! # What runs
 //!
-//! - Flows of StartNode, EndNode, ToolNode (ServerTool and ClientTool, with
-//!   `requires_confirmation`), BranchingNode, LlmNode, AgentNode, InputMessageNode,
-//!   OutputMessageNode and FlowNode (nested flows and agents, pausing inside them too).
-//! - An Agent, at the root of the document or in an AgentNode, with ServerTools and
-//!   ClientTools, confirmations, `human_in_the_loop` and outputs, against any
-//!   [`llm::LlmClient`] ([`llm::ScriptedLlm`] answers from a script).
+//! - Every node of the spec: StartNode, EndNode, ToolNode, BranchingNode, LlmNode,
+//!   AgentNode, FlowNode, ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
+//!   InputMessageNode, OutputMessageNode and CatchExceptionNode (nested flows and agents
+//!   pause inside them too; the flows a MapNode or a parallel node runs cannot pause).
+//! - Agents (Agent, SpecializedAgent) and groups of agents (Swarm, ManagerWorkers), at the
+//!   root of the document or in an AgentNode, with ServerTools (Rust or the host's),
+//!   ClientTools, RemoteTools, MCPTools and MCPToolBoxes (feature `mcp`), confirmations,
+//!   `human_in_the_loop`, outputs and summarization transforms (caches in memory, or in
+//!   PostgreSQL with feature `postgres`), against any [`llm::LlmClient`]
+//!   ([`llm::ScriptedLlm`] answers from a script).
 //! - Models behind an OpenAI-compatible chat-completions endpoint (OpenAiCompatibleConfig,
 //!   VllmConfig, OllamaConfig, OpenAiConfig, GeminiConfig, a generic LlmConfig with a url):
 //!   `openai::OpenAiClient` (feature `http`, on by default; https through rustls, feature
 //!   `rustls`), with streaming, structured output, generation parameters, keys from the
 //!   document's secrets, timeouts and retries. A config it cannot serve is a load error
 //!   (`llm-unsupported`) naming the config.
+//! - Not run, each refused at load naming it: remote agents (A2AAgent, OciAgent),
+//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, SSE MCP transports, and TLS to
+//!   PostgreSQL.
 //!
-//! Not yet: ApiNode, MapNode, ParallelMapNode, ParallelFlowNode,
-//! CatchExceptionNode, Swarm, ManagerWorkers, SpecializedAgent, RemoteTool, MCPTool,
-//! BuiltinTool, toolboxes, transforms, and the OpenAI Responses API. Each component is
-//! refused at load with an `unsupported-component` error naming it.
+//! [`guide`] has the rest: every choice where the spec and wayflowcore part ways, groups of
+//! agents, transforms, the JSON-lines protocol of `agentspec serve`, and the conformance
+//! suite's results.
 //!
 //! # How a flow runs
 //!
@@ -127,6 +133,12 @@
 //! pause; resumed from the last save, the session runs that part again (a ServerTool called
 //! in it is called again).
 #![deny(missing_docs)]
+
+/// The runtime in depth: loading, sessions and their pauses, agents and groups, tools,
+/// transforms, models, the protocol of `agentspec serve`, tracing, and conformance.
+pub mod guide {
+    #![doc = include_str!("../docs/guide.md")]
+}
 
 mod agent;
 mod cast;

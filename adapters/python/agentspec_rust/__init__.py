@@ -2,7 +2,7 @@
 
 The Rust runtime runs in its own process, ``agentspec serve``, and this module speaks its
 protocol (JSON lines on the process's stdin and stdout, described in the toolkit's guide,
-``docs/runtime.md``). The ServerTools of a document run here, in Python: the runtime calls
+``agentspec-runtime/docs/guide.md``). The ServerTools of a document run here, in Python: the runtime calls
 them back while a run is under way, several at once (each call in a thread of a pool).
 
 ``RustAgentSpecLoader`` is the loader of upstream's runtime conformance suite::

@@ -724,6 +724,11 @@ fn main() {
         runtime_flows(runs, quick);
         return;
     }
+    if args.iter().any(|a| a == "--wayflow") {
+        // the runtime beside wayflowcore 26.3.1 (scripts/venv.sh installs it)
+        beside_wayflowcore(if quick { 2 } else { 5 });
+        return;
+    }
     if args.iter().any(|a| a == "--yaml") {
         // the YAML table alone
         yaml_loads(runs, quick);
@@ -859,9 +864,9 @@ fn runtime_flows(runs: usize, quick: bool) {
         .build();
     println!();
     println!(
-        "| runtime: flow of N ToolNodes | bytes | load ms | load µs/node | µs/node / first row's | run ms | run µs/node | µs/node / first row's | saved session bytes |"
+        "| runtime: flow of N ToolNodes | bytes | load ms | load µs/node | µs/node / first row's | load / Value parse | run ms | run µs/node | µs/node / first row's | saved session bytes |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let sizes: &[usize] = if quick { &[1000] } else { &[1000, 10_000] };
     let mut first: Option<(f64, f64)> = None;
     for &n in sizes {
@@ -872,6 +877,9 @@ fn runtime_flows(runs: usize, quick: bool) {
         };
         let loaded = load();
         let load_time = fastest(runs, load);
+        // the same text parsed into a Value: what a document of this size costs any reader
+        // on this machine (caches and memory grow with it)
+        let value_time = fastest(runs, || parse_value(&text));
         let execute = || {
             let mut session = loaded.start(serde_json::json!({"x": 0})).expect("starts");
             let status = block_on(session.run()).expect("runs");
@@ -887,10 +895,11 @@ fn runtime_flows(runs: usize, quick: bool) {
         let per_run = run_time.as_secs_f64() * 1e6 / n as f64;
         let (first_load, first_run) = *first.get_or_insert((per_load, per_run));
         println!(
-            "| {n} | {} | {:.2} | {per_load:.2} | {:.2} | {:.2} | {per_run:.2} | {:.2} | {} |",
+            "| {n} | {} | {:.2} | {per_load:.2} | {:.2} | {:.2} | {:.2} | {per_run:.2} | {:.2} | {} |",
             text.len(),
             ms(load_time),
             per_load / first_load,
+            load_time.as_secs_f64() / value_time.as_secs_f64(),
             ms(run_time),
             per_run / first_run,
             saved.len(),
@@ -975,4 +984,223 @@ fn agent_turns(runs: usize) {
         turns.as_secs_f64() * 1e6 / 11.0,
         memory as f64 / 1024.0,
     );
+}
+
+/// Median of `runs` timings of `f` (the statistic wayflowcore's side reports).
+fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    let mut times: Vec<Duration> = (0..runs.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            black_box(f());
+            start.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+/// A scripted chat-completions endpoint on 127.0.0.1, stateless as wayflowcore's baseline
+/// had it: while a request holds fewer than 10 tool results it calls `inc` (with the count),
+/// then answers in text; streamed when the request asks. One request per connection. It adds
+/// up the time its handler takes, in nanoseconds.
+fn scripted_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let spent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let total = std::sync::Arc::clone(&spent);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream);
+            let mut length = 0usize;
+            let mut line = String::new();
+            // the request line and headers
+            loop {
+                line.clear();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if let Some(v) = lower.strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
+                continue;
+            }
+            let start = Instant::now();
+            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let tools = request["messages"]
+                .as_array()
+                .map_or(0, |m| m.iter().filter(|m| m["role"] == "tool").count());
+            let message = if tools < 10 {
+                json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0,
+                    "id": format!("call{tools}"), "type": "function",
+                    "function": {"name": "inc", "arguments": json!({"x": tools}).to_string()}}]})
+            } else {
+                json!({"role": "assistant", "content": "done after 10 tool calls"})
+            };
+            let (kind, text) = if request["stream"] == true {
+                let chunk = json!({"choices": [{"index": 0, "delta": message}]});
+                let end = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
+                (
+                    "text/event-stream",
+                    format!("data: {chunk}\n\ndata: {end}\n\ndata: [DONE]\n\n"),
+                )
+            } else {
+                let whole = json!({"id": "x", "object": "chat.completion",
+                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]});
+                ("application/json", whole.to_string())
+            };
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                text.len()
+            );
+            total.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            let mut stream = reader.into_inner();
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    (url, spent)
+}
+
+/// The runtime beside wayflowcore 26.3.1, in one run: a linear flow of 1,000 ToolNodes
+/// (load, execute), and an agent making 10 tool calls against the same scripted endpoint
+/// (time per model turn, the endpoint's own time left out). wayflowcore runs in the project's
+/// venv (`scripts/bench_wayflow.py`); both sides give medians of `runs` after a warm-up.
+fn beside_wayflowcore(runs: usize) {
+    use agentspec_runtime::openai::OpenAiClient;
+    use agentspec_runtime::{Runtime, Status};
+    let python = "scripts/.venv/bin/python";
+    let wayflow = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(python)
+            .arg("scripts/bench_wayflow.py")
+            .args(args)
+            .output()
+            .expect("the venv's python runs (bash scripts/venv.sh; run from the workspace's root)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let dir = std::env::temp_dir().join(format!("agentspec-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+        .max_steps(1_000_000)
+        .build();
+    println!(
+        "| 1,000 ToolNodes calling `inc` (medians) | agentspec ms | wayflowcore 26.3.1 ms | wayflowcore / agentspec |"
+    );
+    println!("|---|---:|---:|---:|");
+    let n = 1000;
+    let text = to_json(&tool_chain_document(n));
+    let path = dir.join("chain.json");
+    std::fs::write(&path, &text).expect("writes");
+    let load = || {
+        let doc = Document::from_json_str(&text).expect("loads");
+        runtime.load(&doc).expect("compiles")
+    };
+    let loaded = load();
+    let our_load = median(runs, load);
+    let our_run = median(runs, || {
+        let mut session = loaded.start(json!({"x": 0})).expect("starts");
+        let status = block_on(session.run()).expect("runs");
+        assert!(matches!(&status, Status::Finished { outputs, .. } if outputs["x"] == n as i64));
+    });
+    let theirs = wayflow(&[
+        "chain",
+        path.to_str().expect("a path"),
+        "1000",
+        &runs.to_string(),
+    ]);
+    for (what, ours, key) in [
+        ("load", our_load, "load_ms"),
+        ("execute", our_run, "run_ms"),
+    ] {
+        let their = theirs[key].as_f64().expect("a time");
+        println!(
+            "| {what} | {:.2} | {their:.0} | {:.0}× |",
+            ms(ours),
+            their / ms(ours)
+        );
+    }
+
+    // the agent, over HTTP to the same endpoint
+    let (url, spent) = scripted_endpoint();
+    let mut agent = json!({
+        "component_type": "Agent", "id": "counter", "name": "counter", "description": null,
+        "metadata": {}, "inputs": [], "outputs": [], "system_prompt": "Count with inc.",
+        "human_in_the_loop": true, "toolboxes": [], "transforms": [],
+        "llm_config": {"component_type": "OpenAiCompatibleConfig", "id": "llm", "name": "llm",
+            "description": null, "metadata": {}, "default_generation_parameters": null,
+            "model_id": "scripted", "url": url},
+        "tools": [{"component_type": "ServerTool", "id": "inc", "name": "inc", "description": "Adds one.",
+            "metadata": {}, "inputs": [{"title": "x", "type": "integer"}],
+            "outputs": [{"title": "x", "type": "integer"}], "requires_confirmation": false}],
+        "agentspec_version": "26.1.2"
+    });
+    let doc = Document::from_value(&agent).expect("loads");
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+        .llm(OpenAiClient::new().expect("a client"))
+        .build();
+    let loaded = runtime.load(&doc).expect("compiles");
+    let mut own = Vec::new();
+    for i in 0..=runs {
+        let before = spent.load(Ordering::Relaxed);
+        let start = Instant::now();
+        tokio.block_on(async {
+            let mut session = loaded.start(json!({})).expect("starts");
+            session.append_user_message("go");
+            let status = session.run().await.expect("runs");
+            assert!(
+                matches!(status, Status::UserMessageRequest { .. }),
+                "{status:?}"
+            );
+        });
+        let wall = start.elapsed().as_secs_f64() * 1e3;
+        let endpoint = (spent.load(Ordering::Relaxed) - before) as f64 / 1e6;
+        if i > 0 {
+            // the first run warms up
+            own.push((wall - endpoint) / 11.0);
+        }
+    }
+    own.sort_by(f64::total_cmp);
+    let ours = own[own.len() / 2];
+    agent["agentspec_version"] = json!("26.1.2");
+    let agent_path = dir.join("agent.json");
+    std::fs::write(&agent_path, agent.to_string()).expect("writes");
+    let before = spent.load(Ordering::Relaxed);
+    let theirs = wayflow(&[
+        "agent",
+        agent_path.to_str().expect("a path"),
+        &runs.to_string(),
+    ]);
+    // the endpoint's time over wayflowcore's runs (warm-up included), per run
+    let endpoint = (spent.load(Ordering::Relaxed) - before) as f64 / 1e6 / (runs + 1) as f64;
+    let their_wall = (theirs["run_ms"].as_f64().expect("a time") - endpoint) / 11.0;
+    let their_cpu = theirs["cpu_ms"].as_f64().expect("a time") / 11.0;
+    println!();
+    println!(
+        "| agent, 10 tool calls, scripted endpoint on 127.0.0.1 (11 model turns) | agentspec | wayflowcore 26.3.1 | wayflowcore / agentspec |"
+    );
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| own time per turn, endpoint excluded (ms) | {ours:.3} | {their_wall:.1} | {:.0}× |",
+        their_wall / ours
+    );
+    println!("| wayflowcore's CPU per turn (ms) | | {their_cpu:.1} | |");
+    let _ = std::fs::remove_dir_all(&dir);
 }
