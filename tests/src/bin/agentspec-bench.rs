@@ -1,4 +1,5 @@
-//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes | --runtime]` (or `--write-linear N
+//! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes | --runtime |
+//! --wayflow]` (or `--write-linear N
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
 //! profiling by hand; `--phases` times each step of `check` per node): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
@@ -7,6 +8,11 @@
 //! through a `Toolbox`, against calling the function directly and against hand-written
 //! serde glue, in the same run; and one call over MCP (stdio and streamable HTTP, the server
 //! in another process) against a direct `Toolbox::call`. `--mcp` runs that table alone.
+//!
+//! `--wayflow` runs the runtime beside wayflowcore 26.3.1 (in the project's venv,
+//! `scripts/bench_wayflow.py`): a linear flow of 1,000 ToolNodes, loaded and executed, and an
+//! agent making 10 tool calls against one scripted endpoint on 127.0.0.1, each side's time
+//! per model turn with the endpoint's time left out. Run it from the workspace's root.
 //!
 //! It allocates with mimalloc, as the `agentspec` binary does; built with the feature
 //! `system-allocator`, with the system allocator. Each baseline runs on the same allocator as
@@ -726,7 +732,7 @@ fn main() {
     }
     if args.iter().any(|a| a == "--wayflow") {
         // the runtime beside wayflowcore 26.3.1 (scripts/venv.sh installs it)
-        beside_wayflowcore(if quick { 2 } else { 5 });
+        beside_wayflowcore(if quick { 1 } else { 5 }, if quick { 100 } else { 1000 });
         return;
     }
     if args.iter().any(|a| a == "--yaml") {
@@ -1069,11 +1075,12 @@ fn scripted_endpoint() -> (String, std::sync::Arc<std::sync::atomic::AtomicU64>)
     (url, spent)
 }
 
-/// The runtime beside wayflowcore 26.3.1, in one run: a linear flow of 1,000 ToolNodes
+/// The runtime beside wayflowcore 26.3.1, in one run: a linear flow of `n` ToolNodes (1,000;
+/// 100 with `--quick`)
 /// (load, execute), and an agent making 10 tool calls against the same scripted endpoint
 /// (time per model turn, the endpoint's own time left out). wayflowcore runs in the project's
 /// venv (`scripts/bench_wayflow.py`); both sides give medians of `runs` after a warm-up.
-fn beside_wayflowcore(runs: usize) {
+fn beside_wayflowcore(runs: usize, n: usize) {
     use agentspec_runtime::openai::OpenAiClient;
     use agentspec_runtime::{Runtime, Status};
     let python = "scripts/.venv/bin/python";
@@ -1097,10 +1104,9 @@ fn beside_wayflowcore(runs: usize) {
         .max_steps(1_000_000)
         .build();
     println!(
-        "| 1,000 ToolNodes calling `inc` (medians) | agentspec ms | wayflowcore 26.3.1 ms | wayflowcore / agentspec |"
+        "| {n} ToolNodes calling `inc` (medians) | agentspec ms | wayflowcore 26.3.1 ms | wayflowcore / agentspec |"
     );
     println!("|---|---:|---:|---:|");
-    let n = 1000;
     let text = to_json(&tool_chain_document(n));
     let path = dir.join("chain.json");
     std::fs::write(&path, &text).expect("writes");
@@ -1118,7 +1124,7 @@ fn beside_wayflowcore(runs: usize) {
     let theirs = wayflow(&[
         "chain",
         path.to_str().expect("a path"),
-        "1000",
+        &n.to_string(),
         &runs.to_string(),
     ]);
     for (what, ours, key) in [
