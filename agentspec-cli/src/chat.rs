@@ -83,15 +83,8 @@ pub(crate) fn run(
         };
         inputs.insert(name.to_owned(), read_value(value));
     }
-    let tokio = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(tokio) => tokio,
-        Err(e) => {
-            let _ = writeln!(err, "error: could not start the async runtime: {e}");
-            return 2;
-        }
+    let Some(tokio) = async_runtime(err) else {
+        return 2;
     };
     tokio.block_on(async {
         let (shown, shown_rx) = mpsc::unbounded_channel::<Shown>();
@@ -191,6 +184,21 @@ pub(crate) fn run(
         };
         chat.run().await
     })
+}
+
+/// The async runtime `run` and `serve` work on (one thread), or `None` when it cannot start
+/// (said on `err`).
+pub(crate) fn async_runtime(err: &mut dyn Write) -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(tokio) => Some(tokio),
+        Err(e) => {
+            let _ = writeln!(err, "error: could not start the async runtime: {e}");
+            None
+        }
+    }
 }
 
 /// A value typed by the user: JSON when it is JSON, else the text itself.

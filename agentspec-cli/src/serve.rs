@@ -105,15 +105,8 @@ pub(crate) fn serve(
     output: Box<dyn Write + Send>,
     err: &mut dyn Write,
 ) -> u8 {
-    let tokio = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(tokio) => tokio,
-        Err(e) => {
-            let _ = writeln!(err, "error: could not start the async runtime: {e}");
-            return 2;
-        }
+    let Some(tokio) = crate::chat::async_runtime(err) else {
+        return 2;
     };
     let out: Out = Arc::new(Mutex::new(output));
     let pending: Pending = Arc::default();

@@ -126,45 +126,21 @@ impl Postgres {
             .execute(&delete, &[&cache_key])
             .await
             .map_err(failed)?;
-        match entry.prefix_size {
-            Some(prefix) => {
-                let insert = format!(
-                    "INSERT INTO \"{table}\" (cache_key, cache_content, created_at, last_used_at, prefix_size) \
-                     VALUES ($1::text, $2::text, $3::float8, $4::float8, $5::int8)"
-                );
-                client
-                    .execute(
-                        &insert,
-                        &[
-                            &cache_key,
-                            &entry.content,
-                            &entry.created_at,
-                            &entry.last_used_at,
-                            &prefix,
-                        ],
-                    )
-                    .await
-                    .map_err(failed)?;
-            }
-            None => {
-                let insert = format!(
-                    "INSERT INTO \"{table}\" (cache_key, cache_content, created_at, last_used_at) \
-                     VALUES ($1::text, $2::text, $3::float8, $4::float8)"
-                );
-                client
-                    .execute(
-                        &insert,
-                        &[
-                            &cache_key,
-                            &entry.content,
-                            &entry.created_at,
-                            &entry.last_used_at,
-                        ],
-                    )
-                    .await
-                    .map_err(failed)?;
-            }
+        let mut columns = "cache_key, cache_content, created_at, last_used_at".to_owned();
+        let mut values = "$1::text, $2::text, $3::float8, $4::float8".to_owned();
+        let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![
+            &cache_key,
+            &entry.content,
+            &entry.created_at,
+            &entry.last_used_at,
+        ];
+        if let Some(prefix) = &entry.prefix_size {
+            columns.push_str(", prefix_size");
+            values.push_str(", $5::int8");
+            params.push(prefix);
         }
+        let insert = format!("INSERT INTO \"{table}\" ({columns}) VALUES ({values})");
+        client.execute(&insert, &params).await.map_err(failed)?;
         if let Some(max) = cache.max_size {
             let max = i64::try_from(max).unwrap_or(i64::MAX);
             let evict = format!(

@@ -88,28 +88,27 @@ pub fn value_text(value: &Value) -> String {
 pub fn result_text(value: &Value) -> String {
     /// `, ` between items and `: ` after keys, on one line.
     struct Spaced;
+    fn between<W: ?Sized + std::io::Write>(writer: &mut W, first: bool) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b", ")
+        }
+    }
     impl serde_json::ser::Formatter for Spaced {
         fn begin_array_value<W: ?Sized + std::io::Write>(
             &mut self,
             writer: &mut W,
             first: bool,
         ) -> std::io::Result<()> {
-            if first {
-                Ok(())
-            } else {
-                writer.write_all(b", ")
-            }
+            between(writer, first)
         }
         fn begin_object_key<W: ?Sized + std::io::Write>(
             &mut self,
             writer: &mut W,
             first: bool,
         ) -> std::io::Result<()> {
-            if first {
-                Ok(())
-            } else {
-                writer.write_all(b", ")
-            }
+            between(writer, first)
         }
         fn begin_object_value<W: ?Sized + std::io::Write>(
             &mut self,
