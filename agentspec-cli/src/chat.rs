@@ -44,6 +44,10 @@ pub(crate) struct Args {
     /// A values file for the sensitive fields (API keys) the document holds as placeholders.
     #[arg(long, value_name = "FILE")]
     values: Option<PathBuf>,
+    /// Let the document's MCP tools start their servers' commands (`StdioTransport`, refused
+    /// otherwise).
+    #[arg(long)]
+    allow_stdio: bool,
 }
 
 /// A ServerTool call the terminal answers: its name, arguments and where the result goes.
@@ -131,7 +135,11 @@ pub(crate) fn run(
                     .unwrap_or_else(|_| Err("the terminal closed".to_owned()))
             })
         };
-        let runtime = Runtime::builder()
+        let mut builder = Runtime::builder();
+        if args.allow_stdio {
+            builder = builder.allow_component_type("StdioTransport");
+        }
+        let runtime = builder
             .llm(client)
             .host_tools(host)
             .on_event(on_event)
@@ -140,7 +148,12 @@ pub(crate) fn run(
         let loaded = match runtime.load(&doc) {
             Ok(loaded) => loaded,
             Err(e) => {
-                for d in &e.diagnostics {
+                let mut diagnostics = e.diagnostics;
+                // each problem at its line and column in the file
+                if let Ok(read) = crate::read(&args.file) {
+                    agentspec_types::locate(&mut diagnostics, &read.text, read.format);
+                }
+                for d in &diagnostics {
                     let _ = writeln!(err, "{}", human(&file, d));
                 }
                 return 1;

@@ -12,8 +12,9 @@
 //! once its request is done.
 //!
 //! The methods, and what they answer:
-//! - `load {document, format?, host_tools?, values?, events?, check_models?}`: compiles the
-//!   document
+//! - `load {document, format?, host_tools?, values?, events?, check_models?, allow_stdio?}`:
+//!   compiles the document (`allow_stdio: true` lets its MCP tools start their servers'
+//!   commands)
 //!   (`format` is `json` or `yaml`; by default JSON when the text starts with `{`).
 //!   `host_tools` lists the ServerTools the host runs (a ServerTool neither here nor among
 //!   them is a `missing-tool` load error), or is `true` for every one; `values` gives the
@@ -422,6 +423,9 @@ impl Server {
         let check_models = params.get("check_models").and_then(Value::as_bool) != Some(false);
         let mut client = OpenAiClient::new().map_err(|e| error("llm-failed", e.to_string()))?;
         let mut builder = Runtime::builder().check_models_at_load(check_models);
+        if params.get("allow_stdio").and_then(Value::as_bool) == Some(true) {
+            builder = builder.allow_component_type("StdioTransport");
+        }
         if events {
             let tokens = Arc::clone(&self.out);
             client = client.on_token(move |text| {
@@ -531,6 +535,14 @@ fn event_json(event: &Event<'_>) -> Option<Value> {
             Ok(value) => json!({"type": "tool_finished", "request": request, "result": value}),
             Err(reason) => json!({"type": "tool_finished", "request": request, "error": reason}),
         },
+        Event::NodeEntered {
+            id,
+            name,
+            node_type,
+        } => json!({"type": "node_entered", "id": id, "name": name, "node_type": node_type}),
+        Event::NodeLeft { id, name, branch } => {
+            json!({"type": "node_left", "id": id, "name": name, "branch": branch})
+        }
         _ => return None,
     })
 }

@@ -1174,6 +1174,25 @@ fn run_reports_a_document_it_cannot_run_and_bad_inputs() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // a component the runtime blocks (an MCP server it would start): at its line and column
+    let dir = std::env::temp_dir().join(format!("agentspec-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stdio = dir.join("stdio.yaml");
+    std::fs::write(
+        &stdio,
+        "component_type: Agent\nname: a\nsystem_prompt: Hi.\nagentspec_version: 26.3.1\n\
+         llm_config: {component_type: OpenAiCompatibleConfig, name: l, model_id: m, url: localhost:1}\n\
+         tools:\n- component_type: MCPTool\n  name: t\n  client_transport:\n    component_type: StdioTransport\n    name: server\n    command: server-binary\n",
+    )
+    .unwrap();
+    let out = agentspec_with_input(&["run", stdio.to_str().unwrap()], "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("stdio.yaml:9:3: error[blocked-component]"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `agentspec serve` driven as a host program drives it: JSON lines both ways.

@@ -89,6 +89,7 @@ impl Core {
                     plan,
                     state: state(Vec::new(), Some(run)),
                     limits,
+                    events: None,
                 });
             }
         };
@@ -120,6 +121,7 @@ impl Core {
             plan,
             state: state(vec![frame], None),
             limits,
+            events: None,
         })
     }
 
@@ -158,6 +160,7 @@ impl Core {
                 max_steps: self.limits.max_steps.saturating_sub(self.state.steps),
                 ..self.limits
             },
+            events: self.events.clone(),
         }
     }
 
@@ -247,6 +250,13 @@ impl Core {
                         agentspec.node.type = node.kind.component_type(),
                     )
                     .entered();
+                    if let Some(sink) = &self.events {
+                        sink(crate::Event::NodeEntered {
+                            id: &node.id,
+                            name: &node.name,
+                            node_type: node.kind.component_type(),
+                        });
+                    }
                     if let Some(need) = self.enter(node)? {
                         return Ok(need);
                     }
@@ -615,7 +625,19 @@ impl Core {
         };
         frame.node = next;
         frame.wait = Wait::Nothing;
+        self.left(node, branch);
         Ok(None)
+    }
+
+    /// Tells the event sink that `node` was left through `branch`.
+    fn left(&self, node: &NodePlan, branch: &str) {
+        if let Some(sink) = &self.events {
+            sink(crate::Event::NodeLeft {
+                id: &node.id,
+                name: &node.name,
+                branch,
+            });
+        }
     }
 
     /// An EndNode was reached: the flow's outputs go to the FlowNode that ran it, or finish
@@ -629,6 +651,7 @@ impl Core {
         let frame = self.state.frames.pop().expect("a session has a frame");
         let flow = &plan.flows[frame.flow];
         let end = &flow.nodes[frame.node];
+        self.left(end, &branch);
         let mut outputs = Map::new();
         for prop in &flow.outputs {
             let Some(value) = values.get(&prop.name).or_else(|| prop.default()) else {

@@ -425,6 +425,25 @@ pub enum Event<'a> {
         /// What it gave.
         result: Result<&'a Value, &'a str>,
     },
+    /// A flow's node starts (once: a node resumed after a pause is not entered again).
+    NodeEntered {
+        /// The node's id.
+        id: &'a str,
+        /// Its name.
+        name: &'a str,
+        /// Its component type (`ToolNode`, …).
+        node_type: &'static str,
+    },
+    /// A node is done and the flow goes on through `branch` (an EndNode: the flow ends
+    /// through it).
+    NodeLeft {
+        /// The node's id.
+        id: &'a str,
+        /// Its name.
+        name: &'a str,
+        /// The branch taken.
+        branch: &'a str,
+    },
 }
 
 /// Receives a session's [`Event`]s.
@@ -607,7 +626,8 @@ impl Loaded {
                 ));
             }
         };
-        let core = Core::new(Arc::clone(&self.plan), inputs, self.runtime.limits)?;
+        let mut core = Core::new(Arc::clone(&self.plan), inputs, self.runtime.limits)?;
+        core.events = self.runtime.on_event.clone();
         Ok(Session {
             core,
             runtime: self.runtime.clone(),
@@ -646,6 +666,7 @@ impl Loaded {
             plan: Arc::clone(&self.plan),
             state,
             limits: self.runtime.limits,
+            events: self.runtime.on_event.clone(),
         };
         core.check()?;
         Ok(Session {

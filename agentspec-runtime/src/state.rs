@@ -155,6 +155,8 @@ pub(crate) struct Core {
     pub plan: Arc<Plan>,
     pub state: State,
     pub limits: Limits,
+    /// Where the nodes entered and left are told (`RuntimeBuilder::on_event`).
+    pub events: Option<crate::EventSink>,
 }
 
 /// A running group of agents (one agent is a group of one).

@@ -372,3 +372,46 @@ fn an_llm_node_whose_answer_holds_no_json_fails_naming_the_node() {
     );
     assert_eq!(err.node.as_deref(), Some("rate"));
 }
+
+#[test]
+fn events_tell_which_nodes_a_flow_enters_and_leaves() {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let runtime = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .on_event(move |event| {
+            let line = match event {
+                agentspec_runtime::Event::NodeEntered {
+                    name, node_type, ..
+                } => format!("enter {name} ({node_type})"),
+                agentspec_runtime::Event::NodeLeft { name, branch, .. } => {
+                    format!("leave {name} by {branch}")
+                }
+                agentspec_runtime::Event::ToolStarted(r) => format!("call {}", r.name),
+                _ => return,
+            };
+            log.lock().unwrap().push(line);
+        })
+        .build();
+    let mut session = runtime
+        .load(&doc("inc_twice"))
+        .unwrap()
+        .start(json!({"x": 1}))
+        .unwrap();
+    assert!(matches!(run(&mut session), Status::Finished { .. }));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            "enter start (StartNode)",
+            "leave start by next",
+            "enter first (ToolNode)",
+            "call inc",
+            "leave first by next",
+            "enter second (ToolNode)",
+            "call inc",
+            "leave second by next",
+            "enter end (EndNode)",
+            "leave end by next",
+        ]
+    );
+}
