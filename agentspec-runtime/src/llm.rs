@@ -84,6 +84,25 @@ pub struct ModelInfo {
     /// that was not supplied stays one, and the client that needs it says so.
     #[serde(skip)]
     pub api_key: Option<Sensitive<String>>,
+    /// The config's `retry_policy`, when it has one: a client retries as it says instead of
+    /// as it would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<RetrySettings>,
+}
+
+/// A `retry_policy` as a model client uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RetrySettings {
+    /// Retries after the first attempt.
+    pub retries: u32,
+    /// Seconds before the first retry.
+    pub initial_delay: f64,
+    /// The most seconds between two attempts.
+    pub max_delay: f64,
+    /// How much each wait grows.
+    pub backoff_factor: f64,
+    /// Seconds an attempt may take, when the policy says.
+    pub request_timeout: Option<f64>,
 }
 
 /// What a session asks a model.

@@ -2,7 +2,8 @@
 //! streamable HTTP or a child process's stdio (feature `mcp`).
 //!
 //! - A session per server, opened at the first call and kept by the [`crate::Runtime`] (its
-//!   clones share it); a call on a session that broke opens a new one and is made again once.
+//!   clones share it); a call that fails is made again on a new session, as the transport's
+//!   `retry_policy` says (once, at once, without one).
 //! - A `StdioTransport` starts its command only when the runtime allows the component type
 //!   (`RuntimeBuilder::allow_component_type`): it is blocked by default, as pyagentspec's
 //!   loaders block it. The command gets the document's `env` and `cwd`.
@@ -42,6 +43,9 @@ pub(crate) struct McpServer {
     pub transport: McpTransport,
     /// Seconds a request may take.
     pub timeout: f64,
+    /// How a failed request is tried again: on a new session, after a wait (the
+    /// transport's `retry_policy`; else once, at once).
+    pub retry: crate::http::Retry,
 }
 
 impl McpServer {
@@ -297,7 +301,10 @@ mod pool {
                 other => return Err(format!("{what}: the arguments are not an object: {other}")),
             };
             let mut fresh = false;
+            let mut attempt = 0u32;
+            let mut wait = server.retry.initial_delay;
             loop {
+                attempt += 1;
                 let client = self.session(server, fresh).await?;
                 let params =
                     CallToolRequestParams::new(name.to_owned()).with_arguments(arguments.clone());
@@ -309,9 +316,24 @@ mod pool {
                     Ok(result) => {
                         return serde_json::to_value(result).map_err(|e| format!("{what}: {e}"));
                     }
-                    // the session may have broken: one more try on a new one
-                    Err(_) if !fresh => fresh = true,
-                    Err(e) => return Err(format!("{what} failed: {e}")),
+                    // the session may have broken: again on a new one
+                    Err(_) if attempt <= server.retry.retries => {
+                        if attempt > 1 || fresh {
+                            tokio::time::sleep(Duration::from_secs_f64(
+                                wait.min(server.retry.max_delay),
+                            ))
+                            .await;
+                            wait *= server.retry.factor;
+                        }
+                        fresh = true;
+                    }
+                    Err(e) => {
+                        return Err(if attempt > 1 {
+                            format!("{what} failed (after {attempt} attempts): {e}")
+                        } else {
+                            format!("{what} failed: {e}")
+                        });
+                    }
                 }
             }
         }

@@ -19,7 +19,8 @@
 //! - **Streaming** (server-sent events) when [`OpenAiClient::on_token`] is set: each piece of
 //!   text is handed over as it comes, and tool calls are put together from their pieces.
 //! - **Failures** the caller can act on: a timeout for every request, retries with backoff
-//!   on connection failures, 408, 409, 429 and 5xx (`Retry-After` honoured, up to 30 s), and
+//!   on connection failures, 408, 409, 429 and 5xx (`Retry-After` honoured, up to 30 s; the
+//!   config's `retry_policy`, when it has one, sets the retries, the waits and the timeout), and
 //!   an error with the status and the start of the body otherwise. An answer that is not
 //!   the API's shape, or whose tool arguments are not a JSON object, is an error saying so.
 
@@ -453,7 +454,22 @@ impl OpenAiClient {
         let url = self.endpoint(&request.model)?;
         let key = api_key(&request.model)?;
         let body = body(&request, self.on_token.is_some()).to_string();
-        let mut wait = self.backoff;
+        // the config's retry_policy, else the client's own
+        let (retries, mut wait, factor, max_wait) = match &request.model.retry {
+            Some(r) => (
+                r.retries,
+                Duration::from_secs_f64(r.initial_delay.max(0.0)),
+                r.backoff_factor.max(1.0),
+                Duration::from_secs_f64(r.max_delay.max(0.0)),
+            ),
+            None => (self.retries, self.backoff, 2.0, Duration::from_secs(30)),
+        };
+        let timeout = request
+            .model
+            .retry
+            .and_then(|r| r.request_timeout)
+            .filter(|t| *t > 0.0)
+            .map(Duration::from_secs_f64);
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -462,6 +478,9 @@ impl OpenAiClient {
                 .post(&url)
                 .header("content-type", "application/json")
                 .body(body.clone());
+            if let Some(timeout) = timeout {
+                builder = builder.timeout(timeout);
+            }
             if let Some(key) = &key {
                 builder = builder.bearer_auth(key);
             }
@@ -491,15 +510,15 @@ impl OpenAiClient {
                 Err(e) => (LlmError(format!("{url} could not be reached: {e}")), None),
             };
             let (error, after) = failure;
-            if attempt > self.retries {
-                return Err(if self.retries == 0 {
+            if attempt > retries {
+                return Err(if retries == 0 {
                     error
                 } else {
                     LlmError(format!("{} (after {attempt} attempts)", error.0))
                 });
             }
             tokio::time::sleep(after.unwrap_or(wait)).await;
-            wait = wait.saturating_mul(2);
+            wait = wait.mul_f64(factor).min(max_wait);
         }
     }
 

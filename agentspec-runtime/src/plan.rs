@@ -1026,6 +1026,20 @@ impl<'a> Planner<'a> {
             api_provider: text("api_provider"),
             generation,
             api_key,
+            retry: config
+                .field("retry_policy")
+                .and_then(|v| v.downcast_ref::<Option<agentspec_types::RetryPolicy>>())
+                .and_then(Option::as_ref)
+                .map(|p| {
+                    let r = Retry::from_policy(Some(p));
+                    crate::llm::RetrySettings {
+                        retries: r.retries,
+                        initial_delay: r.initial_delay,
+                        max_delay: r.max_delay,
+                        backoff_factor: r.factor,
+                        request_timeout: p.request_timeout,
+                    }
+                }),
         };
         if let Some(key) = &info.api_key {
             self.api_keys.insert(info.config_id.clone(), key.clone());
@@ -1392,8 +1406,16 @@ impl<'a> Planner<'a> {
             return None;
         }
         let any = transport.as_any();
+        let mut retry = Retry {
+            retries: 1,
+            initial_delay: 0.0,
+            ..Retry::default()
+        };
         let (transport_kind, timeout) =
             if let Some(http) = any.downcast_ref::<StreamableHTTPTransport>() {
+                if let Some(policy) = &http.retry_policy {
+                    retry = Retry::from_policy(Some(policy));
+                }
                 let mut headers: Vec<(String, String)> = http
                     .headers
                     .iter()
@@ -1451,6 +1473,7 @@ impl<'a> Planner<'a> {
             name: transport.name().to_owned(),
             transport: transport_kind,
             timeout: if timeout > 0.0 { timeout } else { 60.0 },
+            retry,
         });
         self.mcp_ids
             .insert(transport.id().to_owned(), self.mcp.len() - 1);

@@ -305,3 +305,28 @@ fn a_config_the_client_cannot_serve_is_a_load_error_naming_it() {
     );
     assert_eq!(d.pointer, "/llm_config");
 }
+
+#[tokio::test]
+async fn the_configs_retry_policy_sets_the_retries() {
+    let (addr, seen) = server(vec![
+        error(503, "", r#"{"error": "busy"}"#),
+        error(503, "", r#"{"error": "still busy"}"#),
+    ])
+    .await;
+    // the client would retry twice; the config says not at all
+    let client = OpenAiClient::new()
+        .unwrap()
+        .with_retries(2, Duration::from_millis(10));
+    let mut value = calculator(&format!("http://{addr}"), "chat_completions").to_value();
+    value["llm_config"]["retry_policy"] = json!({"max_attempts": 0, "initial_retry_delay": 0.01});
+    value["agentspec_version"] = json!("26.1.2");
+    let doc = Document::from_value(&value).unwrap();
+    let loaded = runtime(client).load(&doc).unwrap();
+    let mut session = loaded.start(json!({"user": "Ada"})).unwrap();
+    let e = session.run().await.unwrap_err();
+    assert!(
+        e.message.contains("503") && e.message.contains("busy"),
+        "{e}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1, "no retry");
+}
