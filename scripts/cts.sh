@@ -35,6 +35,10 @@ if [[ -z $pg_bin ]]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql > /dev/null 2>&1 \
     || { apt-get update -qq > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql > /dev/null; }
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  # the package may have started its own cluster on 5432: this script's cluster needs the port
+  pg_lsclusters -h 2> /dev/null | while read -r version name _ status _; do
+    if [[ $status == online ]]; then pg_ctlcluster "$version" "$name" stop || true; fi
+  done
 fi
 as_pg=
 if [[ $(id -u) -eq 0 ]]; then as_pg="runuser -u postgres --"; fi
@@ -67,7 +71,7 @@ set +e
   --junitxml="$work/junit.xml" -o junit_family=xunit1 "$@" tests > "$work/pytest.log" 2>&1
 code=$?
 set -e
-tail -n 3 "$work/pytest.log"
+tail -n 1 "$work/pytest.log"
 if [[ $code -ne 0 && $code -ne 1 ]]; then
   cat "$work/pytest.log"
   echo "pytest could not run the suite (exit $code)" >&2
