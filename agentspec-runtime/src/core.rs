@@ -3,6 +3,7 @@
 //! message, a client tool's result, a confirmation) and says so; the answers are fed back
 //! with the `answer_*` methods. Its state is plain serde data, saved and resumed as it is.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -127,14 +128,19 @@ impl Core {
 
     fn frame(plan: &Plan, flow: usize, inputs: Map<String, Value>) -> Frame {
         let f = &plan.flows[flow];
-        let mut slots = vec![Map::new(); f.nodes.len()];
-        slots[f.start] = inputs;
-        Frame {
+        let mut frame = Frame {
             flow,
             node: f.start,
-            slots,
+            slots: BTreeMap::new(),
+            named: Map::new(),
             wait: Wait::Nothing,
+        };
+        if f.by_name {
+            frame.named = inputs;
+        } else {
+            frame.slots.insert(f.start, inputs);
         }
+        frame
     }
 
     /// A session of its own for a flow a MapNode, ParallelMapNode or ParallelFlowNode runs
@@ -378,8 +384,16 @@ impl Core {
 
     /// Runs a node that was not started: `None` when it completed and the frame moved on.
     fn enter(&mut self, node: &NodePlan) -> Result<Option<Need>, RunError> {
-        let at = self.top().node;
-        let inputs = fill(&node.inputs, &self.top().slots[at], "input", node)?;
+        let inputs = {
+            let frame = self.state.frames.last().expect("a session has a frame");
+            let by_name = self.plan.flows[frame.flow].by_name;
+            let given = if by_name {
+                Some(&frame.named)
+            } else {
+                frame.slots.get(&frame.node)
+            };
+            fill(&node.inputs, given.unwrap_or(&Map::new()), "input", node)?
+        };
         match &node.kind {
             NodeKind::Start => self.complete(node, inputs, "next"),
             NodeKind::End { branch } => self.finish_frame(inputs, branch.clone()),
@@ -607,10 +621,20 @@ impl Core {
                 node,
             ));
         }
+        let flow = self.top().flow;
+        let by_name = self.plan.flows[flow].by_name;
         let frame = self.top();
-        for feed in &node.feeds {
-            if let Some(value) = outputs.get(&feed.output) {
-                frame.slots[feed.node].insert(feed.input.clone(), value.clone());
+        if by_name {
+            frame.named.extend(outputs);
+        } else {
+            for feed in &node.feeds {
+                if let Some(value) = outputs.get(&feed.output) {
+                    frame
+                        .slots
+                        .entry(feed.node)
+                        .or_default()
+                        .insert(feed.input.clone(), value.clone());
+                }
             }
         }
         let Some(next) = node.next(branch) else {
@@ -855,7 +879,7 @@ impl Core {
         for (i, frame) in self.state.frames.iter().enumerate() {
             let flow = self.plan.flows.get(frame.flow).ok_or_else(mismatch)?;
             let node = flow.nodes.get(frame.node).ok_or_else(mismatch)?;
-            if frame.slots.len() != flow.nodes.len() {
+            if frame.slots.keys().any(|&at| at >= flow.nodes.len()) {
                 return Err(mismatch());
             }
             let fits = match (&frame.wait, &node.kind) {

@@ -690,7 +690,7 @@ pub struct SavedSession {
 
 impl SavedSession {
     /// The format this runtime writes and reads.
-    pub const FORMAT: u32 = 2;
+    pub const FORMAT: u32 = 3;
 }
 
 /// A running flow. See the crate's documentation.

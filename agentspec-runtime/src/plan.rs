@@ -1,7 +1,7 @@
 //! A loaded document compiled once for execution: flows, nodes and tools by index, control
-//! edges as `(node, branch) → node`, data edges as `(node, output) → (node, input)` (by name
-//! when a flow leaves `data_flow_connections` out), every tool resolved. Every problem is
-//! found here and reported at once, before anything runs.
+//! edges as `(node, branch) → node`, data edges as `(node, output) → (node, input)` (or
+//! values met by name when a flow leaves `data_flow_connections` out), every tool resolved.
+//! Every problem is found here and reported at once, before anything runs.
 
 use std::collections::{HashMap, HashSet};
 
@@ -169,6 +169,10 @@ pub(crate) struct FlowPlan {
     pub outputs: Vec<Prop>,
     pub start: usize,
     pub nodes: Vec<NodePlan>,
+    /// The data edges are left out (`data_flow_connections: null`): every output feeds every
+    /// input of its name, so values meet by name in the frame rather than along edges
+    /// (as many edges as pairs of nodes).
+    pub by_name: bool,
 }
 
 /// Where a tool runs.
@@ -385,6 +389,7 @@ impl<'a> Planner<'a> {
             outputs: Prop::all(flow.outputs.as_deref()),
             start: 0,
             nodes: Vec::new(),
+            by_name: flow.data_flow_connections.is_none(),
         });
         let mut nodes: Vec<&'a dyn ComponentInfo> = Vec::new();
         for position in &flow.nodes {
@@ -445,57 +450,31 @@ impl<'a> Planner<'a> {
                 )),
             }
         }
-        match &flow.data_flow_connections {
-            // left out: every output feeds every input of the same name
-            None => {
-                let outputs: Vec<(usize, String)> = plans
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, n)| n.outputs.iter().map(move |o| (i, o.name.clone())))
-                    .collect();
-                for (from, name) in outputs {
-                    let targets: Vec<usize> = plans
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, n)| n.inputs.iter().any(|p| p.name == name))
-                        .map(|(i, _)| i)
-                        .collect();
-                    for to in targets {
-                        plans[from].feeds.push(Feed {
-                            output: name.clone(),
-                            node: to,
-                            input: name.clone(),
-                        });
-                    }
-                }
-            }
-            Some(edges) => {
-                for edge in edges {
-                    let Some(edge) = self
-                        .resolved
-                        .get_as::<agentspec_types::DataFlowEdge, _>(edge)
-                    else {
-                        continue;
-                    };
-                    match (
-                        index_of(&edge.source_node),
-                        index_of(&edge.destination_node),
-                    ) {
-                        (Some(from), Some(to)) => plans[from].feeds.push(Feed {
-                            output: edge.source_output.clone(),
-                            node: to,
-                            input: edge.destination_input.clone(),
-                        }),
-                        _ => self.problems.push(problem(
-                            "unresolved-reference",
-                            format!(
-                                "data edge `{}` joins nodes that are not in flow `{}`",
-                                edge.name, flow.name
-                            ),
-                            &edge.id,
-                        )),
-                    }
-                }
+        // the data edges (when left out, values meet by name: `FlowPlan::by_name`)
+        for edge in flow.data_flow_connections.iter().flatten() {
+            let Some(edge) = self
+                .resolved
+                .get_as::<agentspec_types::DataFlowEdge, _>(edge)
+            else {
+                continue;
+            };
+            match (
+                index_of(&edge.source_node),
+                index_of(&edge.destination_node),
+            ) {
+                (Some(from), Some(to)) => plans[from].feeds.push(Feed {
+                    output: edge.source_output.clone(),
+                    node: to,
+                    input: edge.destination_input.clone(),
+                }),
+                _ => self.problems.push(problem(
+                    "unresolved-reference",
+                    format!(
+                        "data edge `{}` joins nodes that are not in flow `{}`",
+                        edge.name, flow.name
+                    ),
+                    &edge.id,
+                )),
             }
         }
         let plan = &mut self.flows[index];

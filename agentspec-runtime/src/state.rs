@@ -2,7 +2,7 @@
 //! holds it with the plan: the flow engine (`core`) and the agent loop (`agent`) both work
 //! on it, and the driver reads what the core [`Need`]s next.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -18,8 +18,14 @@ pub(crate) struct Frame {
     pub flow: usize,
     /// The node running or about to run.
     pub node: usize,
-    /// The input values data edges gave each node so far, by node (the last writer wins).
-    pub slots: Vec<Map<String, Value>>,
+    /// The input values data edges gave each node so far, by node index (the last writer
+    /// wins); only the nodes given something are there.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub slots: BTreeMap<usize, Map<String, Value>>,
+    /// In a flow whose data edges are left out, every value written so far, by name: an
+    /// output feeds every input of its name, so they meet in one place.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub named: Map<String, Value>,
     pub wait: Wait,
 }
 

@@ -277,7 +277,7 @@ fn a_saved_session_resumes_only_with_its_own_document_and_format() {
     let err = desk(Arc::clone(&calls)).resume(newer).err().unwrap();
     assert_eq!(
         err.message,
-        "the session was saved in format 99; this runtime reads format 2"
+        "the session was saved in format 99; this runtime reads format 3"
     );
     let broken = SavedSession {
         state: json!({"frames": []}),
@@ -414,4 +414,116 @@ fn events_tell_which_nodes_a_flow_enters_and_leaves() {
             "leave end by next",
         ]
     );
+}
+
+/// A flow of `n` ToolNodes calling `inc`, then a ClientTool node `ask` (x → y), whose data
+/// edges are left out: values go from node to node by name.
+fn chain_without_data_edges(n: usize) -> agentspec_types::Document {
+    let x = || json!({"title": "x", "type": "integer"});
+    let y = || json!({"title": "y", "type": "string"});
+    let node = |ty: &str, id: &str, fields: Value| {
+        let mut node = json!({"component_type": ty, "id": id, "name": id, "description": null, "metadata": {}});
+        node.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        node
+    };
+    let mut ids = vec!["start".to_owned()];
+    let mut components = serde_json::Map::new();
+    components.insert(
+        "start".into(),
+        node(
+            "StartNode",
+            "start",
+            json!({"inputs": [x()], "outputs": [x()]}),
+        ),
+    );
+    for i in 1..=n {
+        let id = format!("inc_{i}");
+        let tool = json!({"inputs": [x()], "outputs": [x()], "tool": {"$component_ref": "inc"}});
+        components.insert(id.clone(), node("ToolNode", &id, tool));
+        ids.push(id);
+    }
+    let ask = json!({"inputs": [x()], "outputs": [y()], "tool": {"$component_ref": "ask"}});
+    components.insert("ask_node".into(), node("ToolNode", "ask_node", ask));
+    ids.push("ask_node".into());
+    let end = json!({"inputs": [x(), y()], "outputs": [x(), y()]});
+    components.insert("end".into(), node("EndNode", "end", end));
+    ids.push("end".into());
+    let inc = json!({"inputs": [x()], "outputs": [x()], "requires_confirmation": false});
+    components.insert("inc".into(), node("ServerTool", "inc", inc));
+    let ask = json!({"inputs": [x()], "outputs": [y()], "requires_confirmation": false});
+    components.insert("ask".into(), node("ClientTool", "ask", ask));
+    let edges: Vec<Value> = ids
+        .windows(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let id = format!("c{i}");
+            node(
+                "ControlFlowEdge",
+                &id,
+                json!({"from_node": {"$component_ref": pair[0]}, "from_branch": null,
+                       "to_node": {"$component_ref": pair[1]}}),
+            )
+        })
+        .collect();
+    let nodes: Vec<Value> = ids.iter().map(|id| json!({"$component_ref": id})).collect();
+    let mut flow = node(
+        "Flow",
+        "chain",
+        json!({"inputs": [x()], "outputs": [x(), y()], "start_node": {"$component_ref": "start"},
+               "nodes": nodes, "control_flow_connections": edges, "data_flow_connections": null,
+               "$referenced_components": components, "agentspec_version": "25.4.1"}),
+    );
+    flow.as_object_mut().unwrap().remove("metadata");
+    agentspec_types::Document::from_value(&flow).expect("loads")
+}
+
+#[test]
+fn without_data_edges_values_meet_by_name_and_the_saved_state_stays_small() {
+    // every `inc` reads the `x` the one before wrote (the last writer), `ask` reads the
+    // last `x` and writes `y`, and the EndNode reads both; the state holds the values by
+    // name, not by node, so a paused session of 600 nodes saves what one of 6 does
+    let saved = |n: usize| {
+        let loaded = Runtime::builder()
+            .toolbox(Toolbox::new().with(IncTool).unwrap())
+            .build()
+            .load(&chain_without_data_edges(n))
+            .unwrap();
+        let mut session = loaded.start(json!({"x": 1})).unwrap();
+        let Status::ToolRequest(requests) = run(&mut session) else {
+            panic!("the client tool asks")
+        };
+        assert_eq!(requests[0].args, json!({"x": 1 + n as i64}));
+        (session.save(), requests[0].id.clone())
+    };
+    let (small, _) = saved(5);
+    let (big, asked) = saved(600);
+    // the two differ in numbers only (the node it stopped at, the count of steps, x)
+    let shape = |saved: &SavedSession| {
+        let text = serde_json::to_string(&saved.state).unwrap();
+        text.replace(|c: char| c.is_ascii_digit(), "")
+    };
+    assert_eq!(shape(&big), shape(&small));
+    let fresh = Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).unwrap())
+        .build()
+        .load(&chain_without_data_edges(600))
+        .unwrap();
+    let mut session = fresh.resume(big).unwrap();
+    session
+        .append_tool_result(&asked, json!("601 it is"))
+        .unwrap();
+    match run(&mut session) {
+        Status::Finished { outputs, .. } => {
+            assert_eq!(
+                outputs,
+                json!({"x": 601, "y": "601 it is"})
+                    .as_object()
+                    .unwrap()
+                    .clone()
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }
