@@ -10,9 +10,9 @@ use agentspec_types::{
     Agent, AgentNode, AnyLlmConfig, ApiNode, BranchingNode, CatchExceptionNode, ClientTool,
     ClientTransport, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode,
     InputMessageNode, JsonObject, LlmGenerationConfig, LlmNode, MCPTool, MCPToolBox,
-    MCPToolBoxToolFilter, MCPToolSpec, MapNode, Node, OpenAIAPIType, OutputMessageNode,
+    MCPToolBoxToolFilter, MCPToolSpec, MapNode, Node, OpenAIAPIType, Output, OutputMessageNode,
     ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, Sensitive, ServerTool,
-    StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode,
+    StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode, WriteOptions,
 };
 use serde_json::Value;
 
@@ -405,7 +405,7 @@ impl<'a> Planner<'a> {
                 )),
             }
         }
-        let by_id: HashMap<&'a str, usize> =
+        let by_id: foldhash::HashMap<&'a str, usize> =
             nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect();
         let resolved = self.resolved;
         let index_of = |position: &'a RefOr<Node>| {
@@ -1517,15 +1517,17 @@ impl<'a> Planner<'a> {
 
 /// Compiles `doc` (pyagentspec's layout of it, with what it leaves out inferred).
 pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Vec<Diagnostic>> {
-    // what pyagentspec wrote has what it infers filled in already: read as it is
+    // what pyagentspec wrote has what it infers filled in already: read as it is (and the
+    // text the digest is of is written in the same walk that finds so)
+    let written = doc.write_checked(Output::JsonCompact, &WriteOptions::new());
     let relaid;
-    let laid_out = if doc.is_as_pyagentspec_writes() {
-        doc
+    let (laid_out, digest) = if written.is_as_pyagentspec_writes {
+        (doc, digest(&written.text))
     } else {
+        drop(written);
         relaid = doc.as_pyagentspec_writes().map_err(|e| e.diagnostics)?;
-        &relaid
+        (&relaid, digest(&relaid.to_json_compact()))
     };
-    let digest = digest(&laid_out.to_json_compact());
     let resolved = laid_out.resolve();
     let mut planner = Planner {
         resolved: &resolved,

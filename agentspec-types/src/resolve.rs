@@ -1,7 +1,5 @@
 //! A resolved view of a document: references followed for you.
 
-use std::collections::HashMap;
-
 use crate::codec::{ComponentInfo, ComponentSet};
 use crate::document::Document;
 use crate::document::components::Components;
@@ -10,7 +8,7 @@ use crate::model::refs::RefOr;
 /// A document with its references resolved: every `$referenced_components` entry at any
 /// depth, and the supplied components, by id.
 pub struct Resolved<'a> {
-    by_id: HashMap<&'a str, &'a dyn ComponentInfo>,
+    by_id: foldhash::HashMap<&'a str, &'a dyn ComponentInfo>,
     components: Vec<&'a dyn ComponentInfo>,
 }
 
@@ -19,7 +17,7 @@ impl<'a> Resolved<'a> {
         doc: &'a Document<C>,
         supplied: Option<&'a Components<C>>,
     ) -> Self {
-        let mut by_id: HashMap<&'a str, &'a dyn ComponentInfo> = HashMap::new();
+        let mut by_id = foldhash::HashMap::<&'a str, &'a dyn ComponentInfo>::default();
         for map in doc.referenced_components() {
             for (id, component) in map {
                 by_id
