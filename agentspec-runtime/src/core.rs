@@ -627,6 +627,11 @@ impl Core {
         if by_name {
             frame.named.extend(outputs);
         } else {
+            if !node.again {
+                // it does not run again in this frame: what it was given is spent
+                let at = frame.node;
+                frame.slots.remove(&at);
+            }
             for feed in &node.feeds {
                 if let Some(value) = outputs.get(&feed.output) {
                     frame
@@ -698,6 +703,10 @@ impl Core {
             outputs.insert(prop.name.clone(), value);
         }
         if self.state.frames.is_empty() {
+            // the session is over: what the nodes were given is spent
+            let mut frame = frame;
+            frame.slots.clear();
+            frame.named.clear();
             self.state.frames.push(frame);
             self.state.finished = Some(outputs.clone());
             return Ok(Some(Need::Finished(outputs)));

@@ -151,6 +151,9 @@ pub(crate) struct NodePlan {
     pub next: Vec<(String, usize)>,
     /// The data edges leaving the node.
     pub feeds: Vec<Feed>,
+    /// The node can run again in the same frame (it is on a cycle of control edges): what
+    /// data edges gave it is kept after it runs, for the next time.
+    pub again: bool,
 }
 
 impl NodePlan {
@@ -333,6 +336,74 @@ fn api_type(value: &dyn std::any::Any) -> Option<String> {
         })
 }
 
+/// Which nodes of a graph (`next[node]`: the nodes its edges go to) are on a cycle: those of
+/// a strongly connected component of more than one node, or with an edge to themselves.
+/// Tarjan's algorithm with a stack of its own, linear in nodes and edges at any depth.
+fn on_cycles(next: &[Vec<usize>]) -> Vec<bool> {
+    const UNSEEN: usize = usize::MAX;
+    let n = next.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut cycle = vec![false; n];
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, how many of its edges were followed)
+        let mut walk = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut followed)) = walk.last_mut() {
+            if let Some(&to) = next[node].get(*followed) {
+                *followed += 1;
+                if to >= n {
+                    continue;
+                }
+                if to == node {
+                    cycle[node] = true;
+                }
+                if index[to] == UNSEEN {
+                    index[to] = counter;
+                    low[to] = counter;
+                    counter += 1;
+                    stack.push(to);
+                    on_stack[to] = true;
+                    walk.push((to, 0));
+                } else if on_stack[to] {
+                    low[node] = low[node].min(index[to]);
+                }
+                continue;
+            }
+            walk.pop();
+            if let Some(&(parent, _)) = walk.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                let mut members = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    members.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                if members.len() > 1 {
+                    for member in members {
+                        cycle[member] = true;
+                    }
+                }
+            }
+        }
+    }
+    cycle
+}
+
 /// FNV-1a, 64 bits, as hex: the digest of a document's compact JSON.
 pub(crate) fn digest(text: &str) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -477,6 +548,13 @@ impl<'a> Planner<'a> {
                 )),
             }
         }
+        let next: Vec<Vec<usize>> = plans
+            .iter()
+            .map(|n| n.next.iter().map(|(_, to)| *to).collect())
+            .collect();
+        for (plan, again) in plans.iter_mut().zip(on_cycles(&next)) {
+            plan.again = again;
+        }
         let plan = &mut self.flows[index];
         plan.start = start;
         plan.nodes = plans;
@@ -596,6 +674,7 @@ impl<'a> Planner<'a> {
             outputs: Prop::all(node.outputs()),
             next: Vec::new(),
             feeds: Vec::new(),
+            again: false,
         }
     }
 
@@ -1617,4 +1696,34 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         api_keys: planner.api_keys,
         unserved: planner.unserved,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::on_cycles;
+
+    #[test]
+    fn the_nodes_on_a_cycle_are_found_at_any_depth() {
+        // 0 → 1 → 2 → 1 (a loop), 2 → 3 → 3 (a self-loop), 4 → 5: a chain
+        let next = vec![
+            vec![1],
+            vec![2],
+            vec![1, 3],
+            vec![3],
+            vec![5],
+            vec![],
+            vec![99],
+        ];
+        assert_eq!(
+            on_cycles(&next),
+            [false, true, true, true, false, false, false]
+        );
+        // a chain of 100,000 nodes needs no deep call stack, and a ring of them is one cycle
+        let n = 100_000;
+        let mut chain: Vec<Vec<usize>> = (1..n).map(|to| vec![to]).collect();
+        chain.push(vec![]);
+        assert!(on_cycles(&chain).iter().all(|on| !on));
+        chain[n - 1] = vec![0];
+        assert!(on_cycles(&chain).iter().all(|on| *on));
+    }
 }

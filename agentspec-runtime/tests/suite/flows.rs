@@ -527,3 +527,96 @@ fn without_data_edges_values_meet_by_name_and_the_saved_state_stays_small() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_node_on_a_loop_reads_again_what_it_was_given_once() {
+    // start → add → route, route loops back to add until `add` says "done"; `step` comes
+    // from the StartNode once, and `add` reads it again at every turn of the loop
+    let prop = |title: &str, ty: &str| json!({"title": title, "type": ty});
+    let node = |ty: &str, id: &str, fields: Value| {
+        let mut node = json!({"component_type": ty, "id": id, "name": id, "description": null, "metadata": {}});
+        node.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        node
+    };
+    let at = |id: &str| json!({"$component_ref": id});
+    let control = |id: &str, from: &str, branch: Value, to: &str| {
+        node(
+            "ControlFlowEdge",
+            id,
+            json!({"from_node": at(from), "from_branch": branch, "to_node": at(to)}),
+        )
+    };
+    let data = |id: &str, from: &str, output: &str, to: &str, input: &str| {
+        node(
+            "DataFlowEdge",
+            id,
+            json!({"source_node": at(from), "source_output": output,
+                   "destination_node": at(to), "destination_input": input}),
+        )
+    };
+    let ints = json!([prop("x", "integer"), prop("step", "integer")]);
+    let add_tool = node(
+        "ServerTool",
+        "add",
+        json!({"inputs": ints, "outputs": [prop("x", "integer"), prop("word", "string")],
+               "requires_confirmation": false}),
+    );
+    let flow = node(
+        "Flow",
+        "loop",
+        json!({
+            "inputs": ints, "outputs": [prop("x", "integer")], "start_node": at("start"),
+            "nodes": [at("start"), at("add_node"), at("route"), at("end")],
+            "control_flow_connections": [
+                control("c0", "start", Value::Null, "add_node"),
+                control("c1", "add_node", Value::Null, "route"),
+                control("c2", "route", json!("default"), "add_node"),
+                control("c3", "route", json!("done"), "end"),
+            ],
+            "data_flow_connections": [
+                data("d0", "start", "x", "add_node", "x"),
+                data("d1", "start", "step", "add_node", "step"),
+                data("d2", "add_node", "x", "add_node", "x"),
+                data("d3", "add_node", "word", "route", "word"),
+                data("d4", "add_node", "x", "end", "x"),
+            ],
+            "$referenced_components": {
+                "start": node("StartNode", "start", json!({"inputs": ints, "outputs": ints})),
+                "add_node": node("ToolNode", "add_node", json!({"inputs": ints,
+                    "outputs": [prop("x", "integer"), prop("word", "string")], "tool": add_tool})),
+                "route": node("BranchingNode", "route", json!({"inputs": [prop("word", "string")],
+                    "outputs": [], "mapping": {"done": "done"}})),
+                "end": node("EndNode", "end", json!({"inputs": [prop("x", "integer")],
+                    "outputs": [prop("x", "integer")]})),
+            },
+            "agentspec_version": "25.4.1"
+        }),
+    );
+    let doc = agentspec_types::Document::from_value(&flow).expect("loads");
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&calls);
+    let add = move |_: &str, args: Value| -> HostFuture {
+        counted.fetch_add(1, Ordering::SeqCst);
+        let x = args["x"].as_i64().unwrap() + args["step"].as_i64().unwrap();
+        let word = if x >= 7 { "done" } else { "more" };
+        Box::pin(async move { Ok(json!({"x": x, "word": word})) })
+    };
+    let loaded = Runtime::builder()
+        .host_tools(add)
+        .build()
+        .load(&doc)
+        .unwrap();
+    let mut session = loaded.start(json!({"x": 1, "step": 2})).unwrap();
+    match run(&mut session) {
+        Status::Finished { outputs, .. } => assert_eq!(outputs["x"], 7),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    // `step` reached `add` three times from one write; once the flow is over, the state
+    // keeps its outputs and none of what the nodes were given
+    let state = session.save().state;
+    assert_eq!(state["finished"], json!({"x": 7}));
+    assert!(state["frames"][0].get("slots").is_none(), "{state}");
+}
