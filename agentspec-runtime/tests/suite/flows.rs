@@ -416,18 +416,23 @@ fn events_tell_which_nodes_a_flow_enters_and_leaves() {
     );
 }
 
+/// A component of type `ty` named `id`, with `fields`.
+fn component(ty: &str, id: &str, fields: Value) -> Value {
+    let mut component =
+        json!({"component_type": ty, "id": id, "name": id, "description": null, "metadata": {}});
+    component
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    component
+}
+
 /// A flow of `n` ToolNodes calling `inc`, then a ClientTool node `ask` (x → y), whose data
 /// edges are left out: values go from node to node by name.
 fn chain_without_data_edges(n: usize) -> agentspec_types::Document {
     let x = || json!({"title": "x", "type": "integer"});
     let y = || json!({"title": "y", "type": "string"});
-    let node = |ty: &str, id: &str, fields: Value| {
-        let mut node = json!({"component_type": ty, "id": id, "name": id, "description": null, "metadata": {}});
-        node.as_object_mut()
-            .unwrap()
-            .extend(fields.as_object().unwrap().clone());
-        node
-    };
+    let node = component;
     let mut ids = vec!["start".to_owned()];
     let mut components = serde_json::Map::new();
     components.insert(
@@ -533,13 +538,7 @@ fn a_node_on_a_loop_reads_again_what_it_was_given_once() {
     // start → add → route, route loops back to add until `add` says "done"; `step` comes
     // from the StartNode once, and `add` reads it again at every turn of the loop
     let prop = |title: &str, ty: &str| json!({"title": title, "type": ty});
-    let node = |ty: &str, id: &str, fields: Value| {
-        let mut node = json!({"component_type": ty, "id": id, "name": id, "description": null, "metadata": {}});
-        node.as_object_mut()
-            .unwrap()
-            .extend(fields.as_object().unwrap().clone());
-        node
-    };
+    let node = component;
     let at = |id: &str| json!({"$component_ref": id});
     let control = |id: &str, from: &str, branch: Value, to: &str| {
         node(
