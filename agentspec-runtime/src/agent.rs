@@ -23,7 +23,8 @@ use serde_json::{Map, Value, json};
 
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
-use crate::plan::{AgentPlan, GroupKind, GroupPlan, Prop, ToolPlace};
+use crate::plan::{AgentPlan, GroupKind, GroupPlan, ToolPlace};
+use crate::props::{Prop, parameters};
 use crate::state::{AgentRun, AgentWait, Callee, Core, Delegation, GroupRun, Need, Thread, Wait};
 use crate::template::render;
 use crate::{Message, Role, RunError, ToolRequest};
@@ -34,21 +35,6 @@ pub(crate) const SUBMIT: &str = "submit_result";
 pub(crate) const SEND: &str = "send_message";
 /// The tool a Swarm's main agent hands the conversation over with.
 pub(crate) const HANDOFF: &str = "handoff_conversation";
-
-/// The JSON Schema of arguments whose properties are `props`.
-pub(crate) fn parameters(props: &[Prop]) -> Value {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for p in props {
-        let mut schema = p.schema.clone();
-        schema.remove("title");
-        properties.insert(p.name.clone(), Value::Object(schema));
-        if p.default().is_none() {
-            required.push(Value::String(p.name.clone()));
-        }
-    }
-    json!({"type": "object", "properties": properties, "required": required})
-}
 
 impl AgentRun {
     pub fn new(

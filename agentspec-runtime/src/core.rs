@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse};
-use crate::plan::{CAUGHT_BRANCH, CAUGHT_INFO, NodeKind, NodePlan, Plan, Prop, Root, ToolPlace};
+use crate::plan::{CAUGHT_BRANCH, CAUGHT_INFO, NodeKind, NodePlan, Plan, Root, ToolPlace};
+use crate::props::Prop;
 use crate::state::{Callee, Child, ChildDone, Core, Frame, GroupRun, Limits, Need, State, Wait};
 use crate::template::{render, value_text};
 use crate::{Message, RunError, ToolRequest};
@@ -448,7 +449,7 @@ impl Core {
             NodeKind::Llm { prompt, model } => {
                 let prompt = render(prompt, |name| inputs.get(name));
                 let response_format = (!single_string(&node.outputs))
-                    .then(|| crate::agent::parameters(&node.outputs));
+                    .then(|| crate::props::parameters(&node.outputs));
                 let request = ChatRequest {
                     model: (**model).clone(),
                     messages: vec![ChatMessage::User { content: prompt }],

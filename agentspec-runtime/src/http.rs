@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use agentspec_types::JsonObject;
 
-use crate::plan::Prop;
+use crate::props::Prop;
 use crate::template::{render, render_value, value_text};
 
 /// The retries of a call.

@@ -152,6 +152,7 @@ pub mod openai;
 #[cfg(feature = "postgres")]
 mod pg;
 mod plan;
+mod props;
 mod state;
 pub mod template;
 mod transform;

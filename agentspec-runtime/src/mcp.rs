@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use crate::plan::Prop;
+use crate::props::Prop;
 
 /// How a server is reached.
 #[derive(Debug, Clone)]
@@ -150,7 +150,7 @@ pub(crate) fn shape(toolbox: &ToolboxPlan, listed: &[ServerTool]) -> Result<Vec<
                     parameters: if inputs.is_empty() {
                         tool.input_schema.clone()
                     } else {
-                        crate::agent::parameters(inputs)
+                        crate::props::parameters(inputs)
                     },
                     server: toolbox.server,
                     requires_confirmation: *requires_confirmation || toolbox.requires_confirmation,

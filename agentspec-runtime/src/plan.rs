@@ -19,36 +19,8 @@ use serde_json::Value;
 use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
 use crate::mcp::{FilterItem, McpServer, McpTransport, ToolboxPlan};
+use crate::props::{Prop, digest};
 use crate::transform::{CachePlan, DatastorePlan, PgConfig, TransformKind, TransformPlan};
-
-/// An input or output of a node, a flow or a tool: its name and JSON Schema.
-#[derive(Debug, Clone)]
-pub(crate) struct Prop {
-    pub name: String,
-    pub schema: JsonObject,
-}
-
-impl Prop {
-    fn all(props: Option<&[JsonObject]>) -> Vec<Prop> {
-        props
-            .unwrap_or_default()
-            .iter()
-            .map(|schema| Prop {
-                name: schema
-                    .get("title")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                schema: schema.clone(),
-            })
-            .collect()
-    }
-
-    /// The property's `default` (`default: null` counts as one).
-    pub fn default(&self) -> Option<&Value> {
-        self.schema.get("default")
-    }
-}
 
 /// What a node does.
 #[derive(Debug, Clone)]
@@ -402,16 +374,6 @@ fn on_cycles(next: &[Vec<usize>]) -> Vec<bool> {
         }
     }
     cycle
-}
-
-/// FNV-1a, 64 bits, as hex: the digest of a document's compact JSON.
-pub(crate) fn digest(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("fnv1a64:{hash:016x}")
 }
 
 struct Planner<'a> {

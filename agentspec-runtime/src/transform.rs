@@ -195,7 +195,7 @@ fn text_of(message: &ChatMessage) -> (&'static str, &str) {
 }
 
 fn key(plan: &TransformPlan, what: &str) -> String {
-    crate::plan::digest(&format!(
+    crate::props::digest(&format!(
         "{}\u{0}{}\u{0}{}",
         plan.model.model_id, plan.instructions, what
     ))
