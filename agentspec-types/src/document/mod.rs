@@ -149,6 +149,8 @@ impl<C: PartialEq> PartialEq for Document<C> {
 pub(crate) struct Loaded {
     pub format: Format,
     pub text: LoadedText,
+    /// The text's length: what writing the document in its format again reserves.
+    pub len: usize,
 }
 
 pub(crate) enum LoadedText {
@@ -340,6 +342,7 @@ impl<C: ComponentSet + Send> Document<C> {
                 doc.source = Some(std::sync::Arc::new(Loaded {
                     format,
                     text: loaded,
+                    len: text.len(),
                 }));
                 Ok(doc)
             }
@@ -381,6 +384,7 @@ impl<C: ComponentSet + Send> Document<C> {
         ))?;
         doc.source = Some(std::sync::Arc::new(Loaded {
             format,
+            len: text.len(),
             text: LoadedText::Owned(text),
         }));
         Ok(doc)
@@ -541,9 +545,8 @@ impl<C: ComponentSet + Send> Document<C> {
         C: Sync,
     {
         let all = WriteOptions::new().include_secrets(true);
-        let skeleton = self
-            .write_into(crate::syntax::skeleton::SkeletonSink::default(), &all)
-            .finish();
+        let sink = crate::syntax::skeleton::SkeletonSink::for_text(self.loaded_text_len());
+        let skeleton = self.write_into(sink, &all).finish();
         skeleton_is_laid_out(&skeleton)
     }
 
@@ -558,7 +561,12 @@ impl<C: ComponentSet + Send> Document<C> {
         use crate::syntax::sink::{FindSink, Tee};
         use crate::syntax::skeleton::SkeletonSink;
         let capacity = self.loaded_len(output);
-        let found = || Tee(SkeletonSink::default(), FindSink::redacted());
+        let found = || {
+            Tee(
+                SkeletonSink::for_text(self.loaded_text_len()),
+                FindSink::redacted(),
+            )
+        };
         let (text, Tee(skeleton, redacted)) = match output {
             Output::JsonPretty => {
                 let Tee(w, found) = self.write_into(
@@ -945,17 +953,18 @@ impl<C: ComponentSet + Send> Document<C> {
         self.to_string_with(format.into(), &WriteOptions::new())
     }
 
+    /// The length of the text the document was loaded from, in any format (0: none).
+    fn loaded_text_len(&self) -> usize {
+        self.source.as_ref().map_or(0, |s| s.len)
+    }
+
     /// Room for the text loaded in the same format as `output`, which is what is written
     /// most often.
     fn loaded_len(&self, output: Output) -> usize {
         self.source
             .as_ref()
             .filter(|s| (s.format == Format::Yaml) == (output == Output::Yaml))
-            .map_or(0, |s| match &s.text {
-                LoadedText::Owned(text) => text.len(),
-                LoadedText::Fingerprint { len, .. } => *len + 1,
-                LoadedText::Validated(_) => 0,
-            })
+            .map_or(0, |s| s.len + 1)
     }
 
     /// Writes the document as `output` with `options`.

@@ -220,6 +220,17 @@ pub(crate) struct SkeletonSink {
 }
 
 impl SkeletonSink {
+    /// A sink with room for the skeleton of a document written in `len` bytes of text: one
+    /// slot per 48 bytes and a fifth of the text (pyagentspec's layout keeps a slot per 55
+    /// bytes and a quarter of its text), so that a large document's arena grows at most
+    /// once instead of copying itself at every doubling.
+    pub(crate) fn for_text(len: usize) -> Self {
+        let mut sink = SkeletonSink::default();
+        sink.sk.slots.reserve(len / 48);
+        sink.sk.text.reserve(len / 5);
+        sink
+    }
+
     pub(crate) fn finish(mut self) -> Skeleton {
         if self.sk.overflowed {
             self.sk.slots.clear();
