@@ -11,7 +11,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$root/target/build-timings}"
 rm -rf "$work"
 # the crate with agentspec-build, as the behaviour check writes it (its target folder: our own)
-bash "$root/scripts/spec-first-user.sh" "$work" "$work/with-target" > /dev/null
+MSRV=stable bash "$root/scripts/spec-first-user.sh" "$work" "$work/with-target" > /dev/null
 mkdir -p "$work/without/src"
 sed -e 's/with-spec-first/without-spec-first/' -e '/build-dependencies/,$d' \
   "$work/with/Cargo.toml" > "$work/without/Cargo.toml"

@@ -17,6 +17,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$root/target/spec-first-user}"
 export CARGO_TARGET_DIR="${2:-$root/target/outside}"
+# on the MSRV, as scripts/package-check.sh builds in the same target folder (MSRV=stable: not)
+source "$root/scripts/msrv.sh"
 rm -rf "$work" && mkdir -p "$work/with/src"
 cp "$root/tests/spec-first/fixtures/weather_tools.json" "$work/with/weather.json"
 cat > "$work/with/Cargo.toml" <<TOML

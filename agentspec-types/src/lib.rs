@@ -99,6 +99,8 @@
 //! sinks, trees and value conversions) is not part of the API: it lives in hidden modules
 //! and may change in any release.
 #![deny(missing_docs)]
+// no `unsafe` here: CI fuzzes this crate without AddressSanitizer (see .ci/run)
+#![forbid(unsafe_code)]
 
 // The derives name this crate `::agentspec_types`, here as in a user's crate.
 extern crate self as agentspec_types;
