@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::syntax::tree::MAX_DEPTH;
 use crate::syntax::value::field;
-use crate::syntax::view::{Kind, View};
+use crate::syntax::view::{Id, Kind, View};
 
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,13 +73,13 @@ fn count(value: &Value) -> usize {
 
 /// The entries of every `$referenced_components` map of `value`, at any depth (borrowed: a
 /// map's entries hold the maps nested in them, so copies would be quadratic in the depth).
-fn namespace<'a, N: View<'a>>(value: N, out: &mut IdMap<&'a str, N>) {
+fn namespace<'a, N: View<'a>>(value: N, out: &mut IdMap<N::Id, N>) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         if let Some(entries) = v.referenced_components()
             && entries.is_object()
         {
-            for (k, body) in entries.children() {
+            for (k, body) in entries.keyed_children() {
                 out.entry(k).or_insert(body);
             }
         }
@@ -187,14 +187,14 @@ fn expand_inner(
 
 /// Where the layout finds components: the bodies of every `$referenced_components` map of
 /// a value (the first entry of a key wins) and the supplied ones, by key.
-struct Scope<'a, N> {
-    by_key: IdMap<&'a str, N>,
+struct Scope<'a, N: View<'a>> {
+    by_key: IdMap<N::Id, N>,
     /// Components to leave out, written as a reference to their new key instead (`split`).
     cut: Option<&'a HashMap<String, String>>,
 }
 
 impl<'a, N: View<'a>> Scope<'a, N> {
-    fn new(value: N, supplied: &[(&'a str, N)], cut: Option<&'a HashMap<String, String>>) -> Self {
+    fn new(value: N, supplied: &[(N::Id, N)], cut: Option<&'a HashMap<String, String>>) -> Self {
         let mut by_key = IdMap::default();
         namespace(value, &mut by_key);
         // the supplied components, then the maps inside them
@@ -208,26 +208,26 @@ impl<'a, N: View<'a>> Scope<'a, N> {
     }
 
     /// The new key of a component cut out.
-    fn cut_to(&self, id: &str) -> Option<&'a String> {
-        self.cut?.get(id)
+    fn cut_to(&self, id: N::Id) -> Option<&'a String> {
+        self.cut?.get(id.text())
     }
 
     /// The component `value` is or names: (its id, its body). A reference to nothing known
     /// is not one.
-    fn component(&self, value: N) -> Option<(&'a str, N)> {
+    fn component(&self, value: N) -> Option<(N::Id, N)> {
         if !value.is_object() {
             return None;
         }
-        if let Some(id) = value.component_id() {
+        if let Some(id) = value.component_key() {
             return Some((id, value));
         }
-        let body = *self.by_key.get(value.reference()?)?;
-        body.component_id().map(|id| (id, body))
+        let body = *self.by_key.get(&value.reference_key()?)?;
+        body.component_key().map(|id| (id, body))
     }
 
     /// The components directly inside `value` (not inside another component), in order;
     /// those cut out are not uses.
-    fn uses(&self, value: N, out: &mut Vec<(&'a str, N)>) {
+    fn uses(&self, value: N, out: &mut Vec<(N::Id, N)>) {
         match value.kind() {
             Kind::Object => match self.component(value) {
                 Some((id, _)) if self.cut_to(id).is_some() => {}
@@ -241,9 +241,9 @@ impl<'a, N: View<'a>> Scope<'a, N> {
 }
 
 /// The components reachable from a root, each once, with the places each one uses.
-struct Graph<'a, N> {
-    ids: Vec<&'a str>,
-    index: IdMap<&'a str, usize>,
+struct Graph<'a, N: View<'a>> {
+    ids: Vec<N::Id>,
+    index: IdMap<N::Id, usize>,
     /// Each component's body as written (borrowed: nothing is copied or inlined).
     bodies: Vec<N>,
     /// Direct uses: for each component, the components in its body (one entry per place).
@@ -254,7 +254,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
     /// Every component reachable from `root` (itself a component, the graph's node 0),
     /// following references through `scope`, each once. Two copies of one id must be
     /// identical. Linear in the bodies, however often a component is referenced.
-    fn build(root: (&'a str, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
+    fn build(root: (N::Id, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
         let mut g = Graph {
             ids: vec![root.0],
             index: IdMap::from_iter([(root.0, 0)]),
@@ -274,10 +274,10 @@ impl<'a, N: View<'a>> Graph<'a, N> {
             }
             let mut uses = Vec::with_capacity(direct.len());
             for (id, body) in direct {
-                let j = match g.index.get(id) {
+                let j = match g.index.get(&id) {
                     Some(&j) => {
                         if !g.bodies[j].equal(body) {
-                            return Err(LayoutError::Conflict(id.to_owned()));
+                            return Err(LayoutError::Conflict(id.text().to_owned()));
                         }
                         j
                     }
@@ -313,7 +313,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
                         state[child] = 1;
                         stack.push((child, 0));
                     }
-                    1 => return Err(LayoutError::Cycle(self.ids[child].to_owned())),
+                    1 => return Err(LayoutError::Cycle(self.ids[child].text().to_owned())),
                     _ => {}
                 }
             } else {
@@ -420,7 +420,9 @@ fn lay_out_on_stack(
     };
     let mut out = writer.component(0, 0)?;
     if keep_unused {
-        let unused = unused(scope_of, &scope, &plan.g)
+        let mut local = IdMap::default();
+        namespace(scope_of, &mut local);
+        let unused = unused(local, &scope, &plan.g)
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v.clone()))
             .collect();
@@ -429,28 +431,27 @@ fn lay_out_on_stack(
     Ok(out)
 }
 
-/// The entries of the maps of `scope_of` whose component the graph does not reach, by key.
+/// The entries of a document's maps (`local`, from [`namespace`]) whose component the graph
+/// does not reach, by key.
 fn unused<'a, N: View<'a>>(
-    scope_of: N,
+    local: impl IntoIterator<Item = (N::Id, N)>,
     scope: &Scope<'a, N>,
     g: &Graph<'a, N>,
-) -> Vec<(&'a str, N)> {
-    let mut local = IdMap::default();
-    namespace(scope_of, &mut local);
-    let mut unused: Vec<(&str, N)> = local
+) -> Vec<(N::Id, N)> {
+    let mut unused: Vec<(N::Id, N)> = local
         .into_iter()
         .filter(|(_, body)| {
             let id = scope.component(*body).map(|(id, _)| id);
-            !id.is_some_and(|id| g.index.contains_key(id))
+            !id.is_some_and(|id| g.index.contains_key(&id))
         })
         .collect();
-    unused.sort_by(|a, b| a.0.cmp(b.0));
+    unused.sort_by(|a, b| a.0.text().cmp(b.0.text()));
     unused
 }
 
 /// Where each component of a layout goes: the graph, how many places use each component,
 /// and the shared components each one holds in its `$referenced_components`.
-struct Plan<'a, N> {
+struct Plan<'a, N: View<'a>> {
     g: Graph<'a, N>,
     in_degree: Vec<usize>,
     /// Owned shared components, in first-use order.
@@ -458,7 +459,7 @@ struct Plan<'a, N> {
 }
 
 impl<'a, N: View<'a>> Plan<'a, N> {
-    fn new(start: (&'a str, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
+    fn new(start: (N::Id, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
         let g = Graph::build(start, scope)?;
         let mut in_degree = vec![0usize; g.ids.len()];
         for uses in &g.uses {
@@ -517,18 +518,19 @@ pub(crate) fn is_laid_out<'a>(value: impl View<'a>) -> bool {
         let check = Check {
             plan: &plan,
             scope: &scope,
-            unused: unused(value, &scope, &plan.g),
+            // nothing supplied: the scope's map is the document's own
+            unused: unused(scope.by_key.iter().map(|(&k, &v)| (k, v)), &scope, &plan.g),
         };
         check.component(0, value, 0)
     })
 }
 
 /// Walks a value beside the plan of its layout, as [`Writer`] writes it.
-struct Check<'p, 'a, N> {
+struct Check<'p, 'a, N: View<'a>> {
     plan: &'p Plan<'a, N>,
     scope: &'p Scope<'a, N>,
     /// The entries the root keeps though nothing uses them.
-    unused: Vec<(&'a str, N)>,
+    unused: Vec<(N::Id, N)>,
 }
 
 impl<'a, N: View<'a>> Check<'_, 'a, N> {
@@ -553,7 +555,7 @@ impl<'a, N: View<'a>> Check<'_, 'a, N> {
             return false;
         }
         let owned = &self.plan.owned[node];
-        let unused: &[(&str, N)] = if node == 0 { &self.unused } else { &[] };
+        let unused: &[(N::Id, N)] = if node == 0 { &self.unused } else { &[] };
         let held = match written.referenced_components() {
             Some(rc) if rc.is_object() => rc,
             None => return owned.is_empty() && unused.is_empty(),
@@ -571,20 +573,22 @@ impl<'a, N: View<'a>> Check<'_, 'a, N> {
             return false;
         }
         // a map of shared components may hold thousands: its entries are looked up by key
-        let by_key: IdMap<&str, N> = if held.len() > 16 {
+        let by_key: IdMap<N::Id, N> = if held.len() > 16 {
             let mut by_key = IdMap::default();
-            for (k, v) in held.children() {
+            for (k, v) in held.keyed_children() {
                 by_key.entry(k).or_insert(v);
             }
             by_key
         } else {
             IdMap::default()
         };
-        let get = |key: &str| {
+        let get = |key: N::Id| {
             if held.len() > 16 {
-                by_key.get(key).copied()
+                by_key.get(&key).copied()
             } else {
-                held.get(key)
+                held.keyed_children()
+                    .find(|&(k, _)| k == key)
+                    .map(|(_, v)| v)
             }
         };
         owned
@@ -602,9 +606,9 @@ impl<'a, N: View<'a>> Check<'_, 'a, N> {
         }
         match written.kind() {
             Kind::Object => match self.scope.component(written) {
-                Some((id, _)) => match self.plan.g.index.get(id) {
+                Some((id, _)) => match self.plan.g.index.get(&id) {
                     // shared: a reference to it, and nothing else
-                    Some(&c) if self.plan.in_degree[c] > 1 => written.reference() == Some(id),
+                    Some(&c) if self.plan.in_degree[c] > 1 => written.reference_key() == Some(id),
                     // used once: inline, where the plan read it
                     Some(&c) => {
                         written.component_id().is_some() && self.component(c, written, depth)
@@ -644,7 +648,7 @@ struct Writer<'g, 'a> {
     owned: &'g [Vec<usize>],
 }
 
-impl Writer<'_, '_> {
+impl<'a> Writer<'_, 'a> {
     /// Component `node`, written at nesting `depth`: shared children as references, the
     /// others inline, then the shared components it owns in its `$referenced_components`
     /// (the root's version last). Past [`MAX_DEPTH`] levels it is `TooDeep`: inlining a long
@@ -682,7 +686,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn value(&self, value: &Value, depth: usize) -> Result<Value, LayoutError> {
+    fn value(&self, value: &'a Value, depth: usize) -> Result<Value, LayoutError> {
         let reference = |id: &str| {
             let mut r = Map::new();
             r.insert("$component_ref".to_owned(), Value::String(id.to_owned()));
@@ -693,7 +697,7 @@ impl Writer<'_, '_> {
         }
         Ok(match value {
             Value::Object(map) => match self.scope.component(value) {
-                Some((id, _)) => match (self.scope.cut_to(id), self.g.index.get(id)) {
+                Some((id, _)) => match (self.scope.cut_to(id), self.g.index.get(&id)) {
                     (Some(key), _) => reference(key),
                     (None, Some(&c)) if self.in_degree[c] > 1 => reference(self.g.ids[c]),
                     (None, Some(&c)) => self.component(c, depth)?,

@@ -9,14 +9,20 @@
 //! is a scalar left out, as the secret itself would be: the skeleton is the same whatever the
 //! writer's options.
 //!
-//! The values are stored in written order, each container followed by its contents, with
-//! every string in one buffer: building it allocates per document, not per value. When an
-//! object ends, the facts the layout asks of it again and again (its id if it is a component,
-//! the key it names if it is a reference, where its `$referenced_components` are) are kept
-//! beside it.
+//! The values are stored in written order, each container followed by its contents. Every
+//! string kept, key or value, is given a number, its [`Name`], the first time it is written:
+//! its text is stored once, in one buffer, and a value holds the numbers of its key and its
+//! text. So building it allocates per document, not per value; an id held in many places is
+//! stored once; and the layout's maps of ids compare numbers, never reading the text back
+//! from a buffer the size of the document (at 10,000 nodes, from memory the caches no
+//! longer hold). When an object ends, the facts the layout asks of it again and again (its
+//! id if it is a component, the key it names if it is a reference, where its
+//! `$referenced_components` are) are kept beside it.
+
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use crate::syntax::sink::Sink;
-use crate::syntax::view::{Kind, View};
+use crate::syntax::view::{Id, Kind, View};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NodeKind {
@@ -29,34 +35,40 @@ enum NodeKind {
 /// A part of a skeleton's text: from, to.
 type Span = [u32; 2];
 
-/// No value (an index that no skeleton reaches: it would need more than 4 GiB of slots).
+/// No value and no name (an index that no skeleton reaches: it would need more than 4 GiB
+/// of slots or of text).
 const NONE: u32 = u32::MAX;
 
-/// One value of a skeleton, in 40 bytes: a document's skeleton is a tenth of its tree.
+/// One value of a skeleton, in 32 bytes: a document's skeleton is a tenth of its tree.
 #[derive(Debug, Clone)]
 struct Slot {
-    /// Its key in the object holding it (empty in an array, and for the root).
-    key: Span,
-    /// A string's text.
-    text: Span,
+    /// The name of its key in the object holding it ([`NONE`] in an array, and for the root).
+    key: u32,
+    /// The name of a string's text ([`NONE`] for any other value).
+    text: u32,
     /// The index after the last value inside it (for a scalar, its own index plus one).
     end: u32,
     /// How many entries or items it holds.
     len: u32,
-    /// Facts of an object: the index of its `id` when it is a component (with a string
-    /// `component_type` and a string `id`), of its string `$component_ref` when that is its
-    /// one entry, and of its `$referenced_components`; or [`NONE`].
+    /// Facts of an object: the name of its `id` when it is a component (with a string
+    /// `component_type` and a string `id`), and of the key its string `$component_ref` names
+    /// when that is its one entry; the index of its `$referenced_components`; or [`NONE`].
     component_id: u32,
     reference: u32,
     referenced: u32,
     kind: NodeKind,
 }
 
+const _: () = assert!(std::mem::size_of::<Slot>() == 32);
+
 /// A document's skeleton (see the module's documentation).
 #[derive(Debug, Default)]
 pub(crate) struct Skeleton {
     slots: Vec<Slot>,
+    /// The text of every name, each once.
     text: String,
+    /// Where each name's text is in `text`, by name.
+    names: Vec<Span>,
     /// The skeleton outgrew its 32-bit indices, and was not finished (no document that
     /// fits in memory gets there): it keeps nothing, and is [`Skeleton::complete`] no more.
     overflowed: bool,
@@ -73,13 +85,52 @@ impl Skeleton {
         !self.overflowed
     }
 
-    fn text(&self, span: Span) -> &str {
-        &self.text[span[0] as usize..span[1] as usize]
+    /// The text of name `n` (empty for [`NONE`]).
+    fn text(&self, n: u32) -> &str {
+        match self.names.get(n as usize) {
+            Some(&[from, to]) => &self.text[from as usize..to as usize],
+            None => "",
+        }
     }
 
-    /// The text of the string at `i`, or `None` for [`NONE`].
-    fn string_at(&self, i: u32) -> Option<&str> {
-        (i != NONE).then(|| self.text(self.slots[i as usize].text))
+    /// Name `n`, or `None` for [`NONE`].
+    fn name(&self, n: u32) -> Option<Name<'_>> {
+        (n != NONE).then_some(Name { sk: self, n })
+    }
+}
+
+/// A string of a [`Skeleton`] by its number: two names of one skeleton are equal when their
+/// texts are (the layout compares names of one skeleton only).
+#[derive(Clone, Copy)]
+pub(crate) struct Name<'a> {
+    sk: &'a Skeleton,
+    n: u32,
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        debug_assert!(std::ptr::eq(self.sk, other.sk), "names of two skeletons");
+        self.n == other.n
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl Hash for Name<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.n.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.text())
+    }
+}
+
+impl<'a> Id<'a> for Name<'a> {
+    fn text(self) -> &'a str {
+        self.sk.text(self.n)
     }
 }
 
@@ -124,6 +175,8 @@ impl<'a> Iterator for Children<'a> {
 }
 
 impl<'a> View<'a> for Node<'a> {
+    type Id = Name<'a>;
+
     fn kind(self) -> Kind<'a> {
         match self.slot().kind {
             NodeKind::Object => Kind::Object,
@@ -171,6 +224,7 @@ impl<'a> View<'a> for Node<'a> {
         }
         match a.kind {
             NodeKind::Null => true,
+            NodeKind::Str if std::ptr::eq(self.sk, other.sk) => a.text == b.text,
             NodeKind::Str => self.sk.text(a.text) == other.sk.text(b.text),
             NodeKind::Array => self
                 .children()
@@ -191,11 +245,27 @@ impl<'a> View<'a> for Node<'a> {
     }
 
     fn component_id(self) -> Option<&'a str> {
-        self.sk.string_at(self.slot().component_id)
+        self.component_key().map(Name::text)
     }
 
     fn reference(self) -> Option<&'a str> {
-        self.sk.string_at(self.slot().reference)
+        self.reference_key().map(Name::text)
+    }
+
+    fn component_key(self) -> Option<Name<'a>> {
+        self.sk.name(self.slot().component_id)
+    }
+
+    fn reference_key(self) -> Option<Name<'a>> {
+        self.sk.name(self.slot().reference)
+    }
+
+    fn keyed_children(self) -> impl Iterator<Item = (Name<'a>, Self)> + 'a {
+        let sk = self.sk;
+        self.children().map(move |(_, node)| {
+            let n = node.slot().key;
+            (Name { sk, n }, node)
+        })
     }
 
     fn referenced_components(self) -> Option<Self> {
@@ -204,10 +274,28 @@ impl<'a> View<'a> for Node<'a> {
     }
 }
 
+/// How many names [`SkeletonSink`] keeps at hand.
+const RECENT: usize = 64;
+
+/// Where a text's name is kept at hand: from its length and its first and last bytes, which
+/// tell the keys of Agent Spec apart.
+fn recent(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (first, last) = (bytes.first().copied(), bytes.last().copied());
+    let mix =
+        bytes.len() * 31 + usize::from(first.unwrap_or(0)) * 7 + usize::from(last.unwrap_or(0));
+    mix % RECENT
+}
+
 /// Builds the [`Skeleton`] of what is written into it.
-#[derive(Debug, Default)]
 pub(crate) struct SkeletonSink {
     sk: Skeleton,
+    /// The names given so far, found by the hash of their text: (hash, name).
+    names: hashbrown::HashTable<(u64, u32)>,
+    hasher: foldhash::fast::RandomState,
+    /// Names given lately, plus one (0: none), at [`recent`] of their text: most strings
+    /// written are the same few keys, found here without hashing them.
+    recent: [u32; RECENT],
     /// Open containers: the index of each, and how many values it was offered.
     stack: Vec<(u32, usize)>,
     /// The key of the value written next (a buffer reused for every key).
@@ -219,15 +307,34 @@ pub(crate) struct SkeletonSink {
     in_placeholder: usize,
 }
 
+impl Default for SkeletonSink {
+    fn default() -> Self {
+        SkeletonSink {
+            sk: Skeleton::default(),
+            names: hashbrown::HashTable::new(),
+            hasher: foldhash::fast::RandomState::default(),
+            recent: [0; RECENT],
+            stack: Vec::new(),
+            key: String::new(),
+            has_key: false,
+            placeholder_next: false,
+            in_placeholder: 0,
+        }
+    }
+}
+
 impl SkeletonSink {
     /// A sink with room for the skeleton of a document written in `len` bytes of text: one
-    /// slot per 48 bytes and a fifth of the text (pyagentspec's layout keeps a slot per 55
-    /// bytes and a quarter of its text), so that a large document's arena grows at most
-    /// once instead of copying itself at every doubling.
+    /// slot per 48 bytes, a name per 192 and their text a 24th (pyagentspec's layout of a
+    /// flow keeps a slot per 55 bytes, and has a distinct string per 200 bytes, 8 bytes
+    /// long), so that a large document's arena grows at most once instead of copying itself
+    /// at every doubling.
     pub(crate) fn for_text(len: usize) -> Self {
         let mut sink = SkeletonSink::default();
         sink.sk.slots.reserve(len / 48);
-        sink.sk.text.reserve(len / 5);
+        sink.sk.names.reserve(len / 192);
+        sink.sk.text.reserve(len / 24);
+        sink.names.reserve(len / 192, |&(hash, _)| hash);
         sink
     }
 
@@ -235,6 +342,7 @@ impl SkeletonSink {
         if self.sk.overflowed {
             self.sk.slots.clear();
             self.sk.text.clear();
+            self.sk.names.clear();
         }
         if self.sk.slots.is_empty() {
             self.push(NodeKind::Null, None);
@@ -254,30 +362,62 @@ impl SkeletonSink {
         }
     }
 
+    /// The name of `text`: the one it was given before, or a new one ([`NONE`] past 4 GiB).
+    fn name(&mut self, text: &str) -> u32 {
+        let at = recent(text);
+        let lately = self.recent[at].wrapping_sub(1);
+        if lately != NONE && self.sk.text(lately) == text {
+            return lately;
+        }
+        let n = self.name_by_hash(text);
+        if n != NONE {
+            self.recent[at] = n + 1;
+        }
+        n
+    }
+
+    fn name_by_hash(&mut self, text: &str) -> u32 {
+        let hash = self.hasher.hash_one(text);
+        let sk = &mut self.sk;
+        if let Some(&(_, n)) = self
+            .names
+            .find(hash, |&(h, n)| h == hash && sk.text(n) == text)
+        {
+            return n;
+        }
+        if sk.overflowed
+            || sk.text.len() + text.len() >= NONE as usize
+            || sk.names.len() + 1 >= NONE as usize
+        {
+            sk.overflowed = true;
+            return NONE;
+        }
+        let start = sk.text.len() as u32;
+        sk.text.push_str(text);
+        let n = sk.names.len() as u32;
+        sk.names.push([start, sk.text.len() as u32]);
+        self.names.insert_unique(hash, (hash, n), |&(h, _)| h);
+        n
+    }
+
     /// Adds a value under the current key (which it takes) and returns its index.
     fn push(&mut self, kind: NodeKind, text: Option<&str>) -> u32 {
         let has_key = std::mem::take(&mut self.has_key);
+        let key = if has_key {
+            let key = std::mem::take(&mut self.key);
+            let n = self.name(&key);
+            self.key = key;
+            n
+        } else {
+            NONE
+        };
+        let text = text.map_or(NONE, |text| self.name(text));
         let sk = &mut self.sk;
-        let appended = sk.text.len() + self.key.len() + text.map_or(0, str::len);
-        if sk.overflowed || appended >= NONE as usize || sk.slots.len() + 1 >= NONE as usize {
+        if sk.overflowed || sk.slots.len() + 1 >= NONE as usize {
             // past 4 GiB: nothing more is kept, and the skeleton says it is incomplete
             sk.overflowed = true;
             return NONE;
         }
-        let at = |sk: &Skeleton| sk.text.len() as u32;
-        let start = at(sk);
-        if has_key {
-            sk.text.push_str(&self.key);
-        }
-        let key = [start, at(sk)];
-        let text = match text {
-            Some(text) => {
-                let start = at(sk);
-                sk.text.push_str(text);
-                [start, at(sk)]
-            }
-            None => [0, 0],
-        };
         let i = sk.slots.len() as u32;
         sk.slots.push(Slot {
             key,
@@ -349,10 +489,8 @@ impl SkeletonSink {
                 self.keep_facts(i);
             }
         } else {
-            // nothing inside it was kept: it goes, with its key
-            let key_start = slot.key[0] as usize;
+            // nothing inside it was kept: it goes (its key's name stays: names are shared)
             self.sk.slots.truncate(i as usize);
-            self.sk.text.truncate(key_start);
         }
         self.offer(kept);
     }
@@ -372,7 +510,7 @@ impl SkeletonSink {
             found.get_or_insert((child.slot().kind, child.i));
         }
         let string = |found: Option<(NodeKind, u32)>| match found {
-            Some((NodeKind::Str, c)) => c,
+            Some((NodeKind::Str, c)) => self.sk.slots[c as usize].text,
             _ => NONE,
         };
         let component_id = if string(component_type) != NONE {
@@ -380,13 +518,10 @@ impl SkeletonSink {
         } else {
             NONE
         };
+        let reference = string(reference);
         let slot = &mut self.sk.slots[i as usize];
         slot.component_id = component_id;
-        slot.reference = if slot.len == 1 {
-            string(reference)
-        } else {
-            NONE
-        };
+        slot.reference = if slot.len == 1 { reference } else { NONE };
         slot.referenced = referenced.map_or(NONE, |(_, c)| c);
     }
 
@@ -537,6 +672,43 @@ mod tests {
         let kept = to_value(sk.root());
         facts(&kept, &mut values);
         assert_eq!(ours, values);
+    }
+
+    #[test]
+    fn a_string_is_named_once_and_names_compare_as_their_texts() {
+        // many keys, so that some share a place among the names kept at hand
+        let mut map = serde_json::Map::new();
+        for i in 0..300 {
+            map.insert(
+                format!("k{i}x"),
+                serde_json::json!({"component_type": "T", "id": format!("id{}", i % 7)}),
+            );
+        }
+        map.insert(
+            "r".into(),
+            serde_json::json!([{"$component_ref": "id3"}, {"$component_ref": "id30"}]),
+        );
+        let doc = serde_json::Value::Object(map);
+        let sk = skeleton(&doc);
+        assert_eq!(to_value(sk.root()), doc);
+        // each distinct text once: 300 keys, 7 ids, "id30", and the keys and type used
+        let distinct = 300 + 7 + 1 + ["component_type", "id", "T", "r", "$component_ref"].len();
+        assert_eq!(sk.names.len(), distinct);
+        let root = sk.root();
+        let id3 = root.get("k3x").unwrap().component_key().unwrap();
+        let refs: Vec<_> = root
+            .get("r")
+            .unwrap()
+            .children()
+            .map(|(_, r)| r.reference_key().unwrap())
+            .collect();
+        assert_eq!(refs[0], id3);
+        assert_eq!(root.get("k10x").unwrap().component_key(), Some(id3));
+        assert_ne!(refs[1], id3);
+        assert_eq!((id3.text(), refs[1].text()), ("id3", "id30"));
+        let keys: Vec<&str> = root.keyed_children().map(|(k, _)| k.text()).collect();
+        assert_eq!(keys.len(), 301);
+        assert_eq!((keys[0], keys[300]), ("k0x", "r"));
     }
 
     #[test]

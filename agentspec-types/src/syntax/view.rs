@@ -3,9 +3,26 @@
 //! document's writer fills in one pass. The layout's algorithms are written once, over
 //! [`View`]; the skeleton answers the questions they ask most (is this object a component,
 //! a reference, where are its `$referenced_components`) from facts kept when the object was
-//! written, without looking its keys up again.
+//! written, without looking its keys up again. The layout names components by
+//! [`View::Id`]: the text itself in a `Value`; in a skeleton, the number its writer gave the
+//! text, so that the layout's maps compare numbers and never read the text back.
+
+use std::fmt::Debug;
+use std::hash::Hash;
 
 use serde_json::Value;
+
+/// How a tree names an id or a key: equal names, equal texts.
+pub(crate) trait Id<'a>: Copy + Eq + Hash + Debug + 'a {
+    /// The text it names.
+    fn text(self) -> &'a str;
+}
+
+impl<'a> Id<'a> for &'a str {
+    fn text(self) -> &'a str {
+        self
+    }
+}
 
 /// What a value is, as far as the layout cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +37,9 @@ pub(crate) enum Kind<'a> {
 
 /// A value in a tree, borrowed: cheap to copy, compared by place with [`View::same`].
 pub(crate) trait View<'a>: Copy + 'a {
+    /// The name of an id or of an entry's key (see [`Id`]).
+    type Id: Id<'a>;
+
     fn kind(self) -> Kind<'a>;
 
     /// An object's entries or an array's items (with the key `""`), in order; nothing for a
@@ -75,9 +95,20 @@ pub(crate) trait View<'a>: Copy + 'a {
             None
         }
     }
+
+    /// [`View::component_id`], by name.
+    fn component_key(self) -> Option<Self::Id>;
+
+    /// [`View::reference`], by name.
+    fn reference_key(self) -> Option<Self::Id>;
+
+    /// An object's entries, each with its key by name, in order.
+    fn keyed_children(self) -> impl Iterator<Item = (Self::Id, Self)> + 'a;
 }
 
 impl<'a> View<'a> for &'a Value {
+    type Id = &'a str;
+
     fn kind(self) -> Kind<'a> {
         match self {
             Value::Object(_) => Kind::Object,
@@ -125,5 +156,17 @@ impl<'a> View<'a> for &'a Value {
 
     fn equal(self, other: Self) -> bool {
         std::ptr::eq(self, other) || self == other
+    }
+
+    fn component_key(self) -> Option<&'a str> {
+        self.component_id()
+    }
+
+    fn reference_key(self) -> Option<&'a str> {
+        self.reference()
+    }
+
+    fn keyed_children(self) -> impl Iterator<Item = (&'a str, Self)> + 'a {
+        self.children()
     }
 }
