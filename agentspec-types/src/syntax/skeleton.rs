@@ -274,28 +274,13 @@ impl<'a> View<'a> for Node<'a> {
     }
 }
 
-/// How many names [`SkeletonSink`] keeps at hand.
-const RECENT: usize = 64;
-
-/// Where a text's name is kept at hand: from its length and its first and last bytes, which
-/// tell the keys of Agent Spec apart.
-fn recent(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (first, last) = (bytes.first().copied(), bytes.last().copied());
-    let mix =
-        bytes.len() * 31 + usize::from(first.unwrap_or(0)) * 7 + usize::from(last.unwrap_or(0));
-    mix % RECENT
-}
-
 /// Builds the [`Skeleton`] of what is written into it.
+#[derive(Default)]
 pub(crate) struct SkeletonSink {
     sk: Skeleton,
     /// The names given so far, found by the hash of their text: (hash, name).
     names: hashbrown::HashTable<(u64, u32)>,
     hasher: foldhash::fast::RandomState,
-    /// Names given lately, plus one (0: none), at [`recent`] of their text: most strings
-    /// written are the same few keys, found here without hashing them.
-    recent: [u32; RECENT],
     /// Open containers: the index of each, and how many values it was offered.
     stack: Vec<(u32, usize)>,
     /// The key of the value written next (a buffer reused for every key).
@@ -305,22 +290,6 @@ pub(crate) struct SkeletonSink {
     placeholder_next: bool,
     /// How deep inside a placeholder the values written are (0: outside).
     in_placeholder: usize,
-}
-
-impl Default for SkeletonSink {
-    fn default() -> Self {
-        SkeletonSink {
-            sk: Skeleton::default(),
-            names: hashbrown::HashTable::new(),
-            hasher: foldhash::fast::RandomState::default(),
-            recent: [0; RECENT],
-            stack: Vec::new(),
-            key: String::new(),
-            has_key: false,
-            placeholder_next: false,
-            in_placeholder: 0,
-        }
-    }
 }
 
 impl SkeletonSink {
@@ -364,19 +333,6 @@ impl SkeletonSink {
 
     /// The name of `text`: the one it was given before, or a new one ([`NONE`] past 4 GiB).
     fn name(&mut self, text: &str) -> u32 {
-        let at = recent(text);
-        let lately = self.recent[at].wrapping_sub(1);
-        if lately != NONE && self.sk.text(lately) == text {
-            return lately;
-        }
-        let n = self.name_by_hash(text);
-        if n != NONE {
-            self.recent[at] = n + 1;
-        }
-        n
-    }
-
-    fn name_by_hash(&mut self, text: &str) -> u32 {
         let hash = self.hasher.hash_one(text);
         let sk = &mut self.sk;
         if let Some(&(_, n)) = self
@@ -676,7 +632,7 @@ mod tests {
 
     #[test]
     fn a_string_is_named_once_and_names_compare_as_their_texts() {
-        // many keys, so that some share a place among the names kept at hand
+        // many keys, so that the table of names grows while they are written
         let mut map = serde_json::Map::new();
         for i in 0..300 {
             map.insert(
