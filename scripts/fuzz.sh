@@ -4,6 +4,8 @@
 #   bash scripts/fuzz.sh [SECONDS]   build the targets in fuzz/, seed their corpora from
 #                                    tests/fixtures, and run each for SECONDS (default 20)
 #   bash scripts/fuzz.sh --dict      regenerate fuzz/agentspec.dict from the bundled schemas
+#   bash scripts/fuzz.sh --build     build the targets only (CI builds them while other
+#                                    steps run; the run after it finds them built)
 #
 # Installs cargo-fuzz when `cargo fuzz` is missing. Uses the nightly toolchain when rustup
 # has one, else stable with RUSTC_BOOTSTRAP=1 (FUZZ_TOOLCHAIN=stable forces that). Builds
@@ -100,9 +102,14 @@ if [[ ${1:-} == --dict ]]; then
     exit 0
 fi
 
+build_only=false
+if [[ ${1:-} == --build ]]; then
+    build_only=true
+    shift
+fi
 secs=${1:-20}
 if ! [[ $secs =~ ^[0-9]+$ ]] || ((secs == 0)); then
-    echo "usage: bash scripts/fuzz.sh [SECONDS] | --dict" >&2
+    echo "usage: bash scripts/fuzz.sh [SECONDS] | --build | --dict" >&2
     exit 2
 fi
 read -r -a targets <<<"${FUZZ_TARGETS:-${ALL_TARGETS[*]}}"
@@ -151,6 +158,9 @@ build_flags=(--release --debug-assertions --sanitizer "${FUZZ_SANITIZER:-address
 started=$(date +%s)
 "${cargo[@]}" fuzz build "${build_flags[@]}"
 echo "fuzz: built in $(($(date +%s) - started)) s"
+if $build_only; then
+    exit 0
+fi
 
 # Seeds: the conformance corpus of tests/fixtures (copied, not committed: fuzz/corpus is
 # ignored by git). JSON seeds load_json, YAML seeds load_yaml, both seed round_trip.
