@@ -23,7 +23,8 @@ echo "-- cargo package, then the crates checked from their tarballs, on Rust $ms
 # `cargo package` would verify each crate with a full build of its own dependency graph:
 # 363 s of CI's time, with the crates of crates.io built again for each feature set. Instead,
 # the tarballs are unpacked into a workspace of their own and checked there: every crate with
-# every feature in one resolution (116 s), then agentspec-types with none (21 s). Crates built
+# every feature in one resolution (116 s), then agentspec-types with none (21 s), then
+# agentspec-runtime without its clients (no HTTP, MCP or TLS) and with HTTP alone. Crates built
 # on their own dependency graphs: agentspec-types with no features here, with its macros and
 # agentspec-codegen in the outside crate below, agentspec-build in scripts/spec-first-user.sh
 # (both *build* and run them). Not on their own: agentspec-runtime (50 s more) and
@@ -48,9 +49,27 @@ done
   done
 } > "$work/crates/Cargo.toml"
 cp Cargo.lock "$work/crates/Cargo.lock"
-check() { echo "   ($SECONDS s) cargo check $*"; cargo check --quiet --manifest-path "$work/crates/Cargo.toml" --target-dir "$built" "$@"; }
+# A warning fails the check, as clippy's -D warnings does in the workspace (the tarballs are
+# path crates here, so cargo shows their warnings): a feature set the workspace never builds
+# must not leave code unused.
+check() {
+  echo "   ($SECONDS s) cargo check $*"
+  local out
+  if ! out=$(cargo check --quiet --manifest-path "$work/crates/Cargo.toml" --target-dir "$built" "$@" 2>&1); then
+    echo "$out" >&2
+    exit 1
+  fi
+  if grep -q '^warning' <<<"$out"; then
+    echo "$out" >&2
+    echo "cargo check $* warned" >&2
+    exit 1
+  fi
+}
 check --workspace --all-features
 check -p agentspec-types --no-default-features
+# the runtime without its clients: no HTTP, MCP or TLS; then HTTP alone
+check -p agentspec-runtime --no-default-features
+check -p agentspec-runtime --no-default-features --features http
 
 echo "-- ($SECONDS s) the outside crate, on the packaged crates $version"
 cp -r tests/outside "$work/outside"

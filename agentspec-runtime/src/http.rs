@@ -19,6 +19,11 @@
 //!   body has no field for gets the whole body (its JSON, else its text). A RemoteTool an
 //!   agent calls gives the body's text, as it came, as the call's result (as wayflowcore does).
 
+// The plan's types are the same in every build. Without the `http` feature a document with
+// ApiNodes or RemoteTools is refused at load (`unsupported-component`, naming the feature),
+// and what only the client reads is unused.
+#![cfg_attr(not(feature = "http"), allow(dead_code))]
+
 use serde_json::{Map, Value};
 
 use agentspec_types::JsonObject;

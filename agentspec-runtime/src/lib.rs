@@ -1050,23 +1050,26 @@ async fn list_tools(
     runtime: &Runtime,
     agent: usize,
 ) -> Result<Vec<mcp::Listed>, String> {
-    let mut all = Vec::new();
-    for toolbox in &core.plan.agents[agent].toolboxes {
-        #[cfg(feature = "mcp")]
-        {
+    #[cfg(feature = "mcp")]
+    {
+        let mut all = Vec::new();
+        for toolbox in &core.plan.agents[agent].toolboxes {
             let listed = runtime.mcp.list(&core.plan.mcp[toolbox.server]).await?;
             all.extend(mcp::shape(toolbox, &listed)?);
         }
-        #[cfg(not(feature = "mcp"))]
-        {
-            let _ = runtime;
-            return Err(format!(
+        Ok(all)
+    }
+    #[cfg(not(feature = "mcp"))]
+    {
+        let _ = runtime;
+        match core.plan.agents[agent].toolboxes.first() {
+            Some(toolbox) => Err(format!(
                 "MCPToolBox `{}`: this runtime was built without MCP",
                 toolbox.name
-            ));
+            )),
+            None => Ok(Vec::new()),
         }
     }
-    Ok(all)
 }
 
 /// Calls `name` on the MCP server `server`: the answer's text, or its structured content

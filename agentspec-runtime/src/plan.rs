@@ -245,7 +245,9 @@ pub(crate) struct Plan {
     pub root: Root,
     /// The HTTP requests of the ApiNodes and RemoteTools.
     pub http: Vec<HttpCall>,
-    /// The MCP servers of the MCPTools and MCPToolBoxes.
+    /// The MCP servers of the MCPTools and MCPToolBoxes (none without the feature `mcp`,
+    /// which refuses them at load).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub mcp: Vec<McpServer>,
     /// The datastores of the transforms.
     pub datastores: Vec<DatastorePlan>,
