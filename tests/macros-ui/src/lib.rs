@@ -1,3 +1,3 @@
-//! Compile-fail and compile-pass cases of `#[tool]` and `#[derive(Component)]`, in
-//! `tests/ui.rs`. The crate has no code of its own: it exists so that trybuild's project
-//! builds only what the cases use.
+//! Compile-fail cases of `#[tool]` and `#[derive(Component)]`, run by trybuild in
+//! `tests/ui.rs`, and a compile-pass case, `tests/shadowed_prelude.rs`. The crate has no code
+//! of its own: it exists so that trybuild's project builds only what the cases use.

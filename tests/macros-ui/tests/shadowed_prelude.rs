@@ -1,4 +1,7 @@
-//! Generated code keeps working when the caller's scope shadows prelude names.
+//! Generated code keeps working when the caller's scope shadows prelude names: a crate of
+//! its own (a test without the harness, whose `main` runs the tools it declares), built with
+//! the workspace rather than by trybuild, so that trybuild's project has compile-fail cases
+//! only and checks them in one cargo run.
 #![allow(dead_code, non_camel_case_types)]
 
 use agentspec_types::tool;
