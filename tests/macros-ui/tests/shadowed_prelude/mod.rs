@@ -1,7 +1,6 @@
-//! Generated code keeps working when the caller's scope shadows prelude names: a crate of
-//! its own (a test without the harness, whose `main` runs the tools it declares), built with
-//! the workspace rather than by trybuild, so that trybuild's project has compile-fail cases
-//! only and checks them in one cargo run.
+//! Generated code keeps working when the caller's scope shadows prelude names: a module
+//! whose scope shadows them, built with the workspace rather than by trybuild, so that
+//! trybuild's project has compile-fail cases only and checks them in one cargo run.
 #![allow(dead_code, non_camel_case_types)]
 
 use agentspec_types::tool;
@@ -51,7 +50,7 @@ struct PluginService {
 #[tool(client, requires_confirmation)]
 async fn wait() {}
 
-fn main() {
+pub(crate) fn run() {
     let toolbox = agentspec_types::tool::Toolbox::new()
         .with(RepeatTool)
         .and_then(|t| t.with(WaitTool))
