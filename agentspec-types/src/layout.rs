@@ -15,15 +15,102 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// The maps keyed by ids, with a fast hash (ids come from the document).
-type IdMap<K, V> = foldhash::HashMap<K, V>;
-
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::syntax::tree::MAX_DEPTH;
 use crate::syntax::value::field;
 use crate::syntax::view::{Id, Kind, View};
+
+/// A map by name ([`Id`]) that keeps the first entry of each name, in the order they came.
+/// Where the tree numbers its names (a skeleton), an entry is found through an array indexed
+/// by the number: at 10,000 components a hash table of them no longer fits the caches, and
+/// its probes cost every lookup a miss, where the array is read in the order the names were
+/// given (the document's). Otherwise (a `Value`'s texts) through a hash table.
+struct IdMap<K, V> {
+    /// Each name's entry, by its number ([`NO_ENTRY`]: none); empty when names are not
+    /// numbered.
+    numbered: Vec<u32>,
+    /// Each name's entry, for names without a number below `numbered`'s length.
+    hashed: foldhash::HashMap<K, usize>,
+    entries: Vec<(K, V)>,
+}
+
+const NO_ENTRY: u32 = u32::MAX;
+
+impl<'a, K: Id<'a>, V> IdMap<K, V> {
+    /// A map by hash.
+    fn hashed() -> Self {
+        IdMap {
+            numbered: Vec::new(),
+            hashed: foldhash::HashMap::default(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// A map of names numbered below `numbers`, through an array of 4 bytes per number (by
+    /// hash when `numbers` is 0).
+    fn numbered(numbers: usize) -> Self {
+        IdMap {
+            numbered: vec![NO_ENTRY; numbers],
+            ..IdMap::hashed()
+        }
+    }
+
+    /// For a map of about `len` entries of a tree whose names take `numbers` numbers: the
+    /// array when the map holds an eighth of the numbers or more, so that the arrays of a
+    /// tree's maps (one per `$referenced_components`) stay linear in it together.
+    fn for_entries(len: usize, numbers: usize) -> Self {
+        if len.saturating_mul(8) >= numbers {
+            IdMap::numbered(numbers)
+        } else {
+            IdMap::hashed()
+        }
+    }
+
+    fn position(&self, key: K) -> Option<usize> {
+        match key.number() {
+            Some(n) if (n as usize) < self.numbered.len() => {
+                let at = self.numbered[n as usize];
+                (at != NO_ENTRY).then_some(at as usize)
+            }
+            _ => self.hashed.get(&key).copied(),
+        }
+    }
+
+    /// Adds `key` with `value` unless it is held already (the first entry wins).
+    fn insert_first(&mut self, key: K, value: V) {
+        if self.position(key).is_some() {
+            return;
+        }
+        let at = self.entries.len();
+        match key.number() {
+            // each entry of a numbered map has a number of its own, below a u32's range
+            Some(n) if (n as usize) < self.numbered.len() => self.numbered[n as usize] = at as u32,
+            _ => {
+                self.hashed.insert(key, at);
+            }
+        }
+        self.entries.push((key, value));
+    }
+
+    fn get(&self, key: K) -> Option<&V> {
+        self.position(key).map(|at| &self.entries[at].1)
+    }
+
+    fn contains_key(&self, key: K) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// The entries, in the order they were added.
+    fn iter(&self) -> impl Iterator<Item = &(K, V)> {
+        self.entries.iter()
+    }
+
+    fn into_entries(self) -> Vec<(K, V)> {
+        self.entries
+    }
+}
 
 /// Why a layout could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +167,7 @@ fn namespace<'a, N: View<'a>>(value: N, out: &mut IdMap<N::Id, N>) {
             && entries.is_object()
         {
             for (k, body) in entries.keyed_children() {
-                out.entry(k).or_insert(body);
+                out.insert_first(k, body);
             }
         }
         stack.extend(v.children().map(|(_, c)| c));
@@ -109,16 +196,20 @@ fn expand_on_stack(
     value: &Value,
     supplied: &HashMap<String, Value>,
 ) -> Result<(Value, Vec<(String, Value)>), LayoutError> {
-    let mut ns: IdMap<&str, &Value> = supplied.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let mut ns = IdMap::hashed();
+    for (k, v) in supplied {
+        ns.insert_first(k.as_str(), v);
+    }
     namespace(value, &mut ns);
     let mut used = HashSet::new();
     let mut open = HashSet::new();
     // the document and the supplied components, each value once
     let mut left = expansion_budget(count(value) + supplied.values().map(count).sum::<usize>());
     let expanded = expand_value(value, &ns, &mut used, &mut open, &mut left, 0)?;
-    let mut local = IdMap::default();
+    let mut local = IdMap::hashed();
     namespace(value, &mut local);
     let mut unused: Vec<(String, Value)> = local
+        .into_entries()
         .into_iter()
         .filter(|(k, _)| !used.contains(*k))
         .map(|(k, v)| (k.to_owned(), v.clone()))
@@ -195,11 +286,11 @@ struct Scope<'a, N: View<'a>> {
 
 impl<'a, N: View<'a>> Scope<'a, N> {
     fn new(value: N, supplied: &[(N::Id, N)], cut: Option<&'a HashMap<String, String>>) -> Self {
-        let mut by_key = IdMap::default();
+        let mut by_key = IdMap::numbered(value.id_numbers());
         namespace(value, &mut by_key);
         // the supplied components, then the maps inside them
         for &(k, body) in supplied {
-            by_key.entry(k).or_insert(body);
+            by_key.insert_first(k, body);
         }
         for &(_, body) in supplied {
             namespace(body, &mut by_key);
@@ -221,7 +312,7 @@ impl<'a, N: View<'a>> Scope<'a, N> {
         if let Some(id) = value.component_key() {
             return Some((id, value));
         }
-        let body = *self.by_key.get(&value.reference_key()?)?;
+        let body = *self.by_key.get(value.reference_key()?)?;
         body.component_key().map(|id| (id, body))
     }
 
@@ -255,9 +346,11 @@ impl<'a, N: View<'a>> Graph<'a, N> {
     /// following references through `scope`, each once. Two copies of one id must be
     /// identical. Linear in the bodies, however often a component is referenced.
     fn build(root: (N::Id, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
+        let mut index = IdMap::numbered(root.1.id_numbers());
+        index.insert_first(root.0, 0);
         let mut g = Graph {
             ids: vec![root.0],
-            index: IdMap::from_iter([(root.0, 0)]),
+            index,
             bodies: vec![root.1],
             uses: vec![Vec::new()],
         };
@@ -274,7 +367,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
             }
             let mut uses = Vec::with_capacity(direct.len());
             for (id, body) in direct {
-                let j = match g.index.get(&id) {
+                let j = match g.index.get(id) {
                     Some(&j) => {
                         if !g.bodies[j].equal(body) {
                             return Err(LayoutError::Conflict(id.text().to_owned()));
@@ -283,7 +376,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
                     }
                     None => {
                         let j = g.ids.len();
-                        g.index.insert(id, j);
+                        g.index.insert_first(id, j);
                         g.ids.push(id);
                         g.bodies.push(body);
                         g.uses.push(Vec::new());
@@ -420,9 +513,9 @@ fn lay_out_on_stack(
     };
     let mut out = writer.component(0, 0)?;
     if keep_unused {
-        let mut local = IdMap::default();
+        let mut local = IdMap::hashed();
         namespace(scope_of, &mut local);
-        let unused = unused(local, &scope, &plan.g)
+        let unused = unused(local.into_entries(), &scope, &plan.g)
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v.clone()))
             .collect();
@@ -442,7 +535,7 @@ fn unused<'a, N: View<'a>>(
         .into_iter()
         .filter(|(_, body)| {
             let id = scope.component(*body).map(|(id, _)| id);
-            !id.is_some_and(|id| g.index.contains_key(&id))
+            !id.is_some_and(|id| g.index.contains_key(id))
         })
         .collect();
     unused.sort_by(|a, b| a.0.text().cmp(b.0.text()));
@@ -519,7 +612,7 @@ pub(crate) fn is_laid_out<'a>(value: impl View<'a>) -> bool {
             plan: &plan,
             scope: &scope,
             // nothing supplied: the scope's map is the document's own
-            unused: unused(scope.by_key.iter().map(|(&k, &v)| (k, v)), &scope, &plan.g),
+            unused: unused(scope.by_key.iter().copied(), &scope, &plan.g),
         };
         check.component(0, value, 0)
     })
@@ -574,17 +667,17 @@ impl<'a, N: View<'a>> Check<'_, 'a, N> {
         }
         // a map of shared components may hold thousands: its entries are looked up by key
         let by_key: IdMap<N::Id, N> = if held.len() > 16 {
-            let mut by_key = IdMap::default();
+            let mut by_key = IdMap::for_entries(held.len(), held.id_numbers());
             for (k, v) in held.keyed_children() {
-                by_key.entry(k).or_insert(v);
+                by_key.insert_first(k, v);
             }
             by_key
         } else {
-            IdMap::default()
+            IdMap::hashed()
         };
         let get = |key: N::Id| {
             if held.len() > 16 {
-                by_key.get(&key).copied()
+                by_key.get(key).copied()
             } else {
                 held.keyed_children()
                     .find(|&(k, _)| k == key)
@@ -606,7 +699,7 @@ impl<'a, N: View<'a>> Check<'_, 'a, N> {
         }
         match written.kind() {
             Kind::Object => match self.scope.component(written) {
-                Some((id, _)) => match self.plan.g.index.get(&id) {
+                Some((id, _)) => match self.plan.g.index.get(id) {
                     // shared: a reference to it, and nothing else
                     Some(&c) if self.plan.in_degree[c] > 1 => written.reference_key() == Some(id),
                     // used once: inline, where the plan read it
@@ -697,7 +790,7 @@ impl<'a> Writer<'_, 'a> {
         }
         Ok(match value {
             Value::Object(map) => match self.scope.component(value) {
-                Some((id, _)) => match (self.scope.cut_to(id), self.g.index.get(&id)) {
+                Some((id, _)) => match (self.scope.cut_to(id), self.g.index.get(id)) {
                     (Some(key), _) => reference(key),
                     (None, Some(&c)) if self.in_degree[c] > 1 => reference(self.g.ids[c]),
                     (None, Some(&c)) => self.component(c, depth)?,
@@ -862,6 +955,64 @@ mod tests {
             out.as_object().unwrap().keys().next_back().unwrap(),
             "agentspec_version"
         );
+    }
+
+    /// The check of a layout reads a skeleton's maps through arrays by name number, or by
+    /// hash for a nested map holding few of the names: both agree with the check of the same
+    /// tree as a `Value` (maps by text), on a laid-out tree and on each way it stops being one.
+    #[test]
+    fn a_skeleton_and_a_value_agree_on_large_maps_by_number_and_by_hash() {
+        use crate::syntax::skeleton::SkeletonSink;
+        use crate::syntax::value::write_value;
+        let check = |tree: &Value| {
+            let mut sink = SkeletonSink::default();
+            write_value(tree, &mut sink);
+            let skeleton = sink.finish();
+            let by_text = is_laid_out(tree);
+            assert_eq!(is_laid_out(skeleton.root()), by_text, "{tree}");
+            by_text
+        };
+        // `inner` holds 17 components it shares (more than a map looked up entry by entry);
+        // 300 other components make that a small part of the names, so that its map is hashed
+        for others in [0, 300] {
+            let mut fields = serde_json::Map::new();
+            for i in 0..17 {
+                let shared = node(&format!("s{i}"), json!({}));
+                fields.insert(format!("x{i}"), shared.clone());
+                fields.insert(format!("y{i}"), shared);
+            }
+            let inner = node("inner", Value::Object(fields));
+            let many: Vec<Value> = (0..others)
+                .map(|i| node(&format!("u{i}"), json!({})))
+                .collect();
+            let root = node("root", json!({"sub": inner, "many": many}));
+            let out = layout(&root).unwrap();
+            assert_eq!(
+                out["sub"]["$referenced_components"]
+                    .as_object()
+                    .unwrap()
+                    .len(),
+                17
+            );
+            assert!(check(&out));
+            // an entry held by the root, where `inner` should hold it
+            let mut moved = out.clone();
+            let s5 = moved["sub"]["$referenced_components"]
+                .as_object_mut()
+                .unwrap()
+                .shift_remove("s5")
+                .unwrap();
+            moved["$referenced_components"] = json!({ "s5": s5 });
+            assert!(!check(&moved));
+            // a shared component written inline where a reference belongs
+            let mut inline = out.clone();
+            inline["sub"]["x3"] = node("s3", json!({}));
+            assert!(!check(&inline));
+            // an entry nothing uses
+            let mut extra = out.clone();
+            extra["sub"]["$referenced_components"]["z"] = node("z", json!({}));
+            assert!(!check(&extra));
+        }
     }
 
     #[test]

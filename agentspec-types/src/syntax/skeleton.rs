@@ -13,9 +13,9 @@
 //! string kept, key or value, is given a number, its [`Name`], the first time it is written:
 //! its text is stored once, in one buffer, and a value holds the numbers of its key and its
 //! text. So building it allocates per document, not per value; an id held in many places is
-//! stored once; and the layout's maps of ids compare numbers, never reading the text back
-//! from a buffer the size of the document (at 10,000 nodes, from memory the caches no
-//! longer hold). When an object ends, the facts the layout asks of it again and again (its
+//! stored once; and the layout's maps of ids are arrays indexed by those numbers, never
+//! hashing or reading the text back from a buffer the size of the document (at 10,000
+//! nodes, from memory the caches no longer hold). When an object ends, the facts the layout asks of it again and again (its
 //! id if it is a component, the key it names if it is a reference, where its
 //! `$referenced_components` are) are kept beside it.
 
@@ -131,6 +131,10 @@ impl std::fmt::Debug for Name<'_> {
 impl<'a> Id<'a> for Name<'a> {
     fn text(self) -> &'a str {
         self.sk.text(self.n)
+    }
+
+    fn number(self) -> Option<u32> {
+        Some(self.n)
     }
 }
 
@@ -272,14 +276,21 @@ impl<'a> View<'a> for Node<'a> {
         let i = self.slot().referenced;
         (i != NONE).then_some(Node { sk: self.sk, i })
     }
+
+    fn id_numbers(self) -> usize {
+        self.sk.names.len()
+    }
 }
 
 /// Builds the [`Skeleton`] of what is written into it.
 #[derive(Default)]
 pub(crate) struct SkeletonSink {
     sk: Skeleton,
-    /// The names given so far, found by the hash of their text: (hash, name).
-    names: hashbrown::HashTable<(u64, u32)>,
+    /// The names given so far, found by the hash of their text. A name alone, 4 bytes: at
+    /// 10,000 components the table is looked up at every id and reference written, at
+    /// random places, and a table a quarter the size stays in the caches that much longer
+    /// (the text is compared, and hashed again when the table grows, from the skeleton's).
+    names: hashbrown::HashTable<u32>,
     hasher: foldhash::fast::RandomState,
     /// Open containers: the index of each, and how many values it was offered.
     stack: Vec<(u32, usize)>,
@@ -303,7 +314,10 @@ impl SkeletonSink {
         sink.sk.slots.reserve(len / 48);
         sink.sk.names.reserve(len / 192);
         sink.sk.text.reserve(len / 24);
-        sink.names.reserve(len / 192, |&(hash, _)| hash);
+        let SkeletonSink {
+            sk, names, hasher, ..
+        } = &mut sink;
+        names.reserve(len / 192, |&n| hasher.hash_one(sk.text(n)));
         sink
     }
 
@@ -335,10 +349,7 @@ impl SkeletonSink {
     fn name(&mut self, text: &str) -> u32 {
         let hash = self.hasher.hash_one(text);
         let sk = &mut self.sk;
-        if let Some(&(_, n)) = self
-            .names
-            .find(hash, |&(h, n)| h == hash && sk.text(n) == text)
-        {
+        if let Some(&n) = self.names.find(hash, |&n| sk.text(n) == text) {
             return n;
         }
         if sk.overflowed
@@ -352,7 +363,9 @@ impl SkeletonSink {
         sk.text.push_str(text);
         let n = sk.names.len() as u32;
         sk.names.push([start, sk.text.len() as u32]);
-        self.names.insert_unique(hash, (hash, n), |&(h, _)| h);
+        let hasher = &self.hasher;
+        self.names
+            .insert_unique(hash, n, |&n| hasher.hash_one(sk.text(n)));
         n
     }
 

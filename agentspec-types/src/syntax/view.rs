@@ -16,6 +16,12 @@ use serde_json::Value;
 pub(crate) trait Id<'a>: Copy + Eq + Hash + Debug + 'a {
     /// The text it names.
     fn text(self) -> &'a str;
+
+    /// Its number, where the tree numbers its names from 0 (below
+    /// [`View::id_numbers`]): a map by name can then be an array.
+    fn number(self) -> Option<u32> {
+        None
+    }
 }
 
 impl<'a> Id<'a> for &'a str {
@@ -104,6 +110,11 @@ pub(crate) trait View<'a>: Copy + 'a {
 
     /// An object's entries, each with its key by name, in order.
     fn keyed_children(self) -> impl Iterator<Item = (Self::Id, Self)> + 'a;
+
+    /// How many numbers its tree's names take ([`Id::number`]): 0 when they have none.
+    fn id_numbers(self) -> usize {
+        0
+    }
 }
 
 impl<'a> View<'a> for &'a Value {
