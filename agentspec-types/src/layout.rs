@@ -41,11 +41,7 @@ const NO_ENTRY: u32 = u32::MAX;
 impl<'a, K: Id<'a>, V> IdMap<K, V> {
     /// A map by hash.
     fn hashed() -> Self {
-        IdMap {
-            numbered: Vec::new(),
-            hashed: foldhash::HashMap::default(),
-            entries: Vec::new(),
-        }
+        IdMap::numbered(0)
     }
 
     /// A map of names numbered below `numbers`, through an array of 4 bytes per number (by
@@ -53,7 +49,8 @@ impl<'a, K: Id<'a>, V> IdMap<K, V> {
     fn numbered(numbers: usize) -> Self {
         IdMap {
             numbered: vec![NO_ENTRY; numbers],
-            ..IdMap::hashed()
+            hashed: foldhash::HashMap::default(),
+            entries: Vec::new(),
         }
     }
 

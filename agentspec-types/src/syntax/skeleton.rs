@@ -15,9 +15,9 @@
 //! text. So building it allocates per document, not per value; an id held in many places is
 //! stored once; and the layout's maps of ids are arrays indexed by those numbers, never
 //! hashing or reading the text back from a buffer the size of the document (at 10,000
-//! nodes, from memory the caches no longer hold). When an object ends, the facts the layout asks of it again and again (its
-//! id if it is a component, the key it names if it is a reference, where its
-//! `$referenced_components` are) are kept beside it.
+//! nodes, from memory the caches no longer hold). When an object ends, the facts the layout
+//! asks of it again and again (its id if it is a component, the key it names if it is a
+//! reference, where its `$referenced_components` are) are kept beside it.
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
