@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cast::cast;
 use crate::llm::{ChatMessage, ChatRequest, ChatResponse, ToolSchema};
-use crate::plan::{AgentPlan, GroupKind, GroupPlan, ToolPlace};
+use crate::plan::{AgentPlan, GroupKind, GroupPlan, Plan, ToolPlace};
 use crate::props::{Prop, parameters};
 use crate::state::{AgentRun, AgentWait, Callee, Core, Delegation, GroupRun, Need, Thread, Wait};
 use crate::template::render;
@@ -206,6 +206,21 @@ impl Core {
         self.active_mut().expect("an agent is running")
     }
 
+    /// The outputs the agent whose turn it is finishes with: its own, but for the member of
+    /// a Swarm or a ManagerWorkers talking with the user, who submits the group's (when the
+    /// group declares any). A member answering another one keeps its own.
+    fn outputs<'p>(&self, plan: &'p Plan, agent: usize) -> &'p [Prop] {
+        if let Some(group) = self.group()
+            && group.stack.is_empty()
+        {
+            let outputs = &plan.groups[group.group].outputs;
+            if !outputs.is_empty() {
+                return outputs;
+            }
+        }
+        &plan.agents[agent].outputs
+    }
+
     /// The request for the model: the system prompt, the conversation, the tools.
     fn chat_request(&self, plan: &AgentPlan, run: &AgentRun) -> ChatRequest {
         let mut messages = vec![ChatMessage::System {
@@ -255,11 +270,12 @@ impl Core {
         if let Some(group) = self.group() {
             tools.extend(self.group_tools(&self.plan.groups[group.group], group.active()));
         }
-        if !plan.outputs.is_empty() {
+        let outputs = self.outputs(&self.plan, run.agent);
+        if !outputs.is_empty() {
             tools.push(ToolSchema {
                 name: SUBMIT.to_owned(),
                 description: "Finishes the task with its outputs.".to_owned(),
-                parameters: parameters(&plan.outputs),
+                parameters: parameters(outputs),
             });
         }
         ChatRequest {
@@ -449,7 +465,8 @@ impl Core {
             if let Some(outputs) = run.done.take() {
                 return Ok(Need::Finished(outputs));
             }
-            let agent = &plan.agents[run.agent];
+            let agent_index = run.agent;
+            let agent = &plan.agents[agent_index];
             match std::mem::take(&mut run.wait) {
                 AgentWait::Model => {
                     if run.calls >= max_iterations {
@@ -504,8 +521,9 @@ impl Core {
                     if self.group_call(&request).is_some() {
                         continue;
                     }
-                    if request.name == SUBMIT && !agent.outputs.is_empty() {
-                        match submitted(&agent.outputs, &request.args) {
+                    let outputs = self.outputs(&plan, agent_index);
+                    if request.name == SUBMIT && !outputs.is_empty() {
+                        match submitted(outputs, &request.args) {
                             Ok(outputs) => {
                                 let group = self.group_mut().expect("a group runs");
                                 let Some(done) = group.stack.pop() else {
@@ -537,7 +555,7 @@ impl Core {
                             .map(|&t| plan.tools[t].name.as_str())
                             .chain(run.listed.iter().flatten().map(|l| l.name.as_str()))
                             .collect();
-                        if !agent.outputs.is_empty() {
+                        if !outputs.is_empty() {
                             names.push(SUBMIT);
                         }
                         let text = format!(

@@ -215,6 +215,10 @@ pub(crate) struct GroupPlan {
     /// Who may message (or hand over to) whom: member indices, caller then recipient.
     pub relationships: Vec<(usize, usize)>,
     pub inputs: Vec<Prop>,
+    /// A Swarm's or a ManagerWorkers' own outputs: the member talking with the user
+    /// submits them in place of its own (wayflowcore's rule). Empty for one agent, and for
+    /// a group that declares none (its member then submits its own).
+    pub outputs: Vec<Prop>,
 }
 
 impl GroupPlan {
@@ -835,6 +839,11 @@ impl<'a> Planner<'a> {
                 self.agents[members[0]].inputs.clone()
             } else {
                 Prop::all(component.inputs())
+            },
+            outputs: if single {
+                Vec::new()
+            } else {
+                Prop::all(component.outputs())
             },
             members,
             relationships,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use agentspec_runtime::llm::{ChatMessage, ChatRequest, ChatResponse, ScriptedLlm};
 use agentspec_runtime::{Loaded, Runtime, Status};
 use agentspec_types::Toolbox;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{IncTool, doc, resumed_in, run};
 
@@ -215,6 +215,82 @@ fn a_manager_gives_work_to_its_workers_who_answer_it() {
         .map(|m| m.content.as_str())
         .collect();
     assert!(!seen.contains(&"Add one to 5."), "{seen:?}");
+}
+
+#[test]
+fn a_swarm_in_a_flow_finishes_with_its_own_outputs_from_its_main_agent() {
+    let llm = Arc::new(ScriptedLlm::new([
+        ChatResponse::call("h1", "handoff_conversation", json!({"recipient": "fixer"})),
+        // fixer's own output is not what the Swarm asks of the agent talking with the user
+        ChatResponse::call("s1", "submit_result", json!({"ticket": 7})),
+        ChatResponse::call(
+            "s2",
+            "submit_result",
+            json!({"summary": "The printer is fixed."}),
+        ),
+    ]));
+    let loaded = load("swarm_outputs", &llm);
+    let mut session = loaded.start(json!({})).unwrap();
+    let Status::Finished { outputs, .. } = run(&mut session) else {
+        panic!("the Swarm's AgentNode finishes the flow")
+    };
+    assert_eq!(
+        Value::Object(outputs),
+        json!({"summary": "The printer is fixed."})
+    );
+
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(
+        tools(&requests[0]),
+        ["send_message", "handoff_conversation", "submit_result"]
+    );
+    let submit = |r: &ChatRequest| {
+        let tool = r.tools.iter().find(|t| t.name == "submit_result").unwrap();
+        tool.parameters["required"].clone()
+    };
+    assert_eq!(submit(&requests[0]), json!(["summary"]));
+    // handed the conversation, fixer submits the Swarm's outputs, not its own
+    assert_eq!(system(&requests[1]), "You fix things.");
+    assert_eq!(submit(&requests[1]), json!(["summary"]));
+    let refused = texts(&requests[2]).last().unwrap().clone();
+    assert!(
+        refused.starts_with("tool: The outputs were not accepted"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_manager_submits_the_groups_outputs_and_a_worker_answers_in_text() {
+    let llm = Arc::new(ScriptedLlm::new([
+        ChatResponse::call(
+            "m1",
+            "send_message",
+            json!({"recipient": "counter", "message": "Add one to 1."}),
+        ),
+        ChatResponse::call("i1", "inc", json!({"x": 1})),
+        ChatResponse::text("2"),
+        ChatResponse::call("s1", "submit_result", json!({"x": 2})),
+    ]));
+    let mut session = load("team_outputs", &llm).start(json!({})).unwrap();
+    session.append_user_message("Count one up from 1.");
+    // saved while the manager waits for its model, finished in a new process
+    let mut session = resumed_in(session, load("team_outputs", &llm));
+    let Status::Finished { outputs, .. } = run(&mut session) else {
+        panic!("the manager submits the group's outputs")
+    };
+    assert_eq!(Value::Object(outputs), json!({"x": 2}));
+
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 4);
+    // the manager's own output (`ticket`) gives way to the group's (`x`)
+    assert_eq!(tools(&requests[0]), ["send_message", "submit_result"]);
+    let submit = &requests[0].tools[1].parameters;
+    assert_eq!(submit["required"], json!(["x"]));
+    assert!(submit["properties"].get("ticket").is_none(), "{submit}");
+    // the worker, answering the manager, has nothing to submit
+    assert_eq!(tools(&requests[1]), ["inc"]);
+    assert_eq!(texts(&requests[3]).last().unwrap(), "tool: 2");
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! `agentspec-bench [--quick] [--hostile | --yaml | --mcp | --phases | --processes | --runtime |
 //! --wayflow]` (or `--write-linear N
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
-//! profiling by hand; `--phases` times each step of `check` per node): loads and writes
+//! profiling by hand; `--phases` times each step of `check` per node; `--write-tool-chain N
+//! FILE` and `--load-runtime FILE TIMES`, to count what the runtime's load of a flow of N
+//! ToolNodes costs with a profiler such as `valgrind --tool=cachegrind`): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
 //! the same bytes as `serde_json::Value`; prints a Markdown table of times (fastest of
 //! several runs), ratios and peak memory. Then times calling `#[tool]` functions from JSON arguments, through the tool and
@@ -665,6 +667,26 @@ fn main() {
         return;
     }
     if let [_, flag, n, file] = args.as_slice()
+        && flag == "--write-tool-chain"
+    {
+        // for profiling by hand: the runtime rows' flow of N ToolNodes
+        let n = n.parse().expect("a node count");
+        std::fs::write(file, to_json(&tool_chain_document(n))).expect("writes");
+        return;
+    }
+    if let [_, flag, file, times] = args.as_slice()
+        && flag == "--load-runtime"
+    {
+        // for profiling by hand: what the runtime rows time as loading, `times` times over
+        let text = std::fs::read_to_string(file).expect("reads");
+        let runtime = inc_runtime();
+        for _ in 0..times.parse().expect("a number of times") {
+            let doc = Document::from_json_str(&text).expect("loads");
+            black_box(runtime.load(&doc).expect("compiles"));
+        }
+        return;
+    }
+    if let [_, flag, n, file] = args.as_slice()
         && flag == "--write-linear"
     {
         // for profiling by hand: the linear flow of N LLM nodes, as the benchmark writes it
@@ -859,22 +881,27 @@ fn inc(x: i64) -> i64 {
     x + 1
 }
 
+/// The runtime of the rows on flows of ToolNodes: `inc`, and steps enough for 10,000 nodes.
+fn inc_runtime() -> agentspec_runtime::Runtime {
+    agentspec_runtime::Runtime::builder()
+        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
+        .max_steps(1_000_000)
+        .build()
+}
+
 /// The runtime on linear flows of N ToolNodes calling `inc`: loading (parsing the JSON text
 /// and compiling the flow) and running it to its end, per node, and the session saved at
 /// the end (the shape wayflowcore's baseline times, `agentspec-cts/wayflow-baseline`). The
 /// sizes take turns within each round, so that a host whose speed drifts over minutes slows
 /// every row alike; the per-node ratios compare rows of one round.
 fn runtime_flows(runs: usize, quick: bool) {
-    use agentspec_runtime::{Loaded, Runtime, Status};
-    let runtime = Runtime::builder()
-        .toolbox(Toolbox::new().with(IncTool).expect("registers"))
-        .max_steps(1_000_000)
-        .build();
+    use agentspec_runtime::{Loaded, Status};
+    let runtime = inc_runtime();
     println!();
     println!(
-        "| runtime: flow of N ToolNodes | bytes | load ms | load µs/node | µs/node / first row's | load / Value parse | run ms | run µs/node | µs/node / first row's | saved session bytes |"
+        "| runtime: flow of N ToolNodes | bytes | load ms | load µs/node | µs/node / first row's | load / Value parse | Value parse µs/node / first row's | run ms | run µs/node | µs/node / first row's | saved session bytes |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let sizes: &[usize] = if quick { &[1000] } else { &[1000, 10_000] };
     let texts: Vec<String> = sizes
         .iter()
@@ -898,7 +925,7 @@ fn runtime_flows(runs: usize, quick: bool) {
     };
     // per size, the fastest of every round: load, the plain `Value` parse of the same text
     // (what a document of this size costs any reader on this machine: caches and memory grow
-    // with it), and the run
+    // with it, so its per-node growth is the baseline of load's), and the run
     let mut best = vec![[Duration::MAX; 3]; sizes.len()];
     for _ in 0..runs {
         for (k, text) in texts.iter().enumerate() {
@@ -912,22 +939,20 @@ fn runtime_flows(runs: usize, quick: bool) {
             }
         }
     }
-    let (first_load, first_run) = (
-        best[0][0].as_secs_f64() / sizes[0] as f64,
-        best[0][2].as_secs_f64() / sizes[0] as f64,
-    );
+    let [first_load, first_value, first_run] = best[0].map(|t| t.as_secs_f64() / sizes[0] as f64);
     for (k, &n) in sizes.iter().enumerate() {
         let [load_time, value_time, run_time] = best[k];
         let saved = serde_json::to_string(&execute(k).save()).expect("saves");
         let per_load = load_time.as_secs_f64() / n as f64;
         let per_run = run_time.as_secs_f64() / n as f64;
         println!(
-            "| {n} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} |",
+            "| {n} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} |",
             texts[k].len(),
             ms(load_time),
             per_load * 1e6,
             per_load / first_load,
             load_time.as_secs_f64() / value_time.as_secs_f64(),
+            value_time.as_secs_f64() / n as f64 / first_value,
             ms(run_time),
             per_run * 1e6,
             per_run / first_run,
