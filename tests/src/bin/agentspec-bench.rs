@@ -681,8 +681,7 @@ fn main() {
         let text = std::fs::read_to_string(file).expect("reads");
         let runtime = inc_runtime();
         for _ in 0..times.parse().expect("a number of times") {
-            let doc = Document::from_json_str(&text).expect("loads");
-            black_box(runtime.load(&doc).expect("compiles"));
+            black_box(load_flow(&runtime, &text));
         }
         return;
     }
@@ -889,6 +888,12 @@ fn inc_runtime() -> agentspec_runtime::Runtime {
         .build()
 }
 
+/// What the rows time as loading: parsing the JSON text, then compiling the flow.
+fn load_flow(runtime: &agentspec_runtime::Runtime, text: &str) -> agentspec_runtime::Loaded {
+    let doc = Document::from_json_str(text).expect("loads");
+    runtime.load(&doc).expect("compiles")
+}
+
 /// The runtime on linear flows of N ToolNodes calling `inc`: loading (parsing the JSON text
 /// and compiling the flow) and running it to its end, per node, and the session saved at
 /// the end (the shape wayflowcore's baseline times, `agentspec-cts/wayflow-baseline`). The
@@ -907,10 +912,7 @@ fn runtime_flows(runs: usize, quick: bool) {
         .iter()
         .map(|&n| to_json(&tool_chain_document(n)))
         .collect();
-    let load = |text: &str| {
-        let doc = Document::from_json_str(text).expect("loads");
-        runtime.load(&doc).expect("compiles")
-    };
+    let load = |text: &str| load_flow(&runtime, text);
     let loaded: Vec<Loaded> = texts.iter().map(|text| load(text)).collect();
     let execute = |k: usize| {
         let mut session = loaded[k]
