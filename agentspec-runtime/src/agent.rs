@@ -208,14 +208,17 @@ impl Core {
 
     /// The outputs the agent whose turn it is finishes with: its own, but for the member of
     /// a Swarm or a ManagerWorkers talking with the user, who submits the group's (when the
-    /// group declares any). A member answering another one keeps its own.
+    /// group declares any). A Swarm member answering another in a private thread has none
+    /// (its answer is its text, as in wayflowcore); a ManagerWorkers' worker keeps its own.
     fn outputs<'p>(&self, plan: &'p Plan, agent: usize) -> &'p [Prop] {
-        if let Some(group) = self.group()
-            && group.stack.is_empty()
-        {
-            let outputs = &plan.groups[group.group].outputs;
-            if !outputs.is_empty() {
-                return outputs;
+        if let Some(group) = self.group() {
+            let plan_group = &plan.groups[group.group];
+            if group.stack.is_empty() {
+                if !plan_group.outputs.is_empty() {
+                    return &plan_group.outputs;
+                }
+            } else if matches!(plan_group.kind, GroupKind::Swarm { .. }) {
+                return &[];
             }
         }
         &plan.agents[agent].outputs
@@ -558,11 +561,18 @@ impl Core {
                         if !outputs.is_empty() {
                             names.push(SUBMIT);
                         }
-                        let text = format!(
-                            "There is no tool named `{}`. The tools are: {}.",
-                            request.name,
-                            names.join(", ")
-                        );
+                        let text = if names.is_empty() {
+                            format!(
+                                "There is no tool named `{}`, and no tool to call: answer in text.",
+                                request.name
+                            )
+                        } else {
+                            format!(
+                                "There is no tool named `{}`. The tools are: {}.",
+                                request.name,
+                                names.join(", ")
+                            )
+                        };
                         self.conversation_mut()
                             .push(Message::tool_result(&request.id, &Value::String(text)));
                         continue;

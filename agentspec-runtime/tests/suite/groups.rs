@@ -192,10 +192,8 @@ fn a_manager_gives_work_to_its_workers_who_answer_it() {
     assert_eq!(texts(&requests[2]).last().unwrap(), "tool: 6");
     // a worker has no send_message: its call is a tool it does not have
     assert!(
-        texts(&requests[5])
-            .last()
-            .unwrap()
-            .starts_with("tool: There is no tool named `send_message`."),
+        texts(&requests[5]).last().unwrap()
+            == "tool: There is no tool named `send_message`, and no tool to call: answer in text.",
         "{:?}",
         texts(&requests[5])
     );
@@ -217,9 +215,21 @@ fn a_manager_gives_work_to_its_workers_who_answer_it() {
     assert!(!seen.contains(&"Add one to 5."), "{seen:?}");
 }
 
+/// Runs `swarm_outputs` (a Swarm in a flow's AgentNode) with `script` to its end, which
+/// gives the Swarm's output `summary`; the requests its model got.
+fn swarm_outputs_finish(script: Vec<ChatResponse>, summary: &str) -> Vec<ChatRequest> {
+    let llm = Arc::new(ScriptedLlm::new(script));
+    let mut session = load("swarm_outputs", &llm).start(json!({})).unwrap();
+    let Status::Finished { outputs, .. } = run(&mut session) else {
+        panic!("the Swarm's AgentNode finishes the flow")
+    };
+    assert_eq!(Value::Object(outputs), json!({ "summary": summary }));
+    llm.requests()
+}
+
 #[test]
 fn a_swarm_in_a_flow_finishes_with_its_own_outputs_from_its_main_agent() {
-    let llm = Arc::new(ScriptedLlm::new([
+    let script = vec![
         ChatResponse::call("h1", "handoff_conversation", json!({"recipient": "fixer"})),
         // fixer's own output is not what the Swarm asks of the agent talking with the user
         ChatResponse::call("s1", "submit_result", json!({"ticket": 7})),
@@ -228,18 +238,8 @@ fn a_swarm_in_a_flow_finishes_with_its_own_outputs_from_its_main_agent() {
             "submit_result",
             json!({"summary": "The printer is fixed."}),
         ),
-    ]));
-    let loaded = load("swarm_outputs", &llm);
-    let mut session = loaded.start(json!({})).unwrap();
-    let Status::Finished { outputs, .. } = run(&mut session) else {
-        panic!("the Swarm's AgentNode finishes the flow")
-    };
-    assert_eq!(
-        Value::Object(outputs),
-        json!({"summary": "The printer is fixed."})
-    );
-
-    let requests = llm.requests();
+    ];
+    let requests = swarm_outputs_finish(script, "The printer is fixed.");
     assert_eq!(requests.len(), 3);
     assert_eq!(
         tools(&requests[0]),
@@ -258,6 +258,37 @@ fn a_swarm_in_a_flow_finishes_with_its_own_outputs_from_its_main_agent() {
         refused.starts_with("tool: The outputs were not accepted"),
         "{refused}"
     );
+}
+
+#[test]
+fn a_swarm_member_written_to_answers_in_text_with_nothing_to_submit() {
+    let script = vec![
+        ChatResponse::call(
+            "m1",
+            "send_message",
+            json!({"recipient": "fixer", "message": "Is the printer fixed?"}),
+        ),
+        // in the private thread fixer has no `submit_result`, not even for its own `ticket`
+        ChatResponse::call("s1", "submit_result", json!({"ticket": 7})),
+        ChatResponse::text("Yes, ticket 7."),
+        ChatResponse::call(
+            "s2",
+            "submit_result",
+            json!({"summary": "Fixed: ticket 7."}),
+        ),
+    ];
+    let requests = swarm_outputs_finish(script, "Fixed: ticket 7.");
+    assert_eq!(requests.len(), 4);
+    assert_eq!(system(&requests[1]), "You fix things.");
+    assert!(tools(&requests[1]).is_empty(), "{:?}", tools(&requests[1]));
+    let refused = texts(&requests[2]).last().unwrap().clone();
+    assert!(
+        refused.starts_with("tool: There is no tool named `submit_result`"),
+        "{refused}"
+    );
+    // the text answer is the result of desk_agent's message
+    assert_eq!(texts(&requests[3]).last().unwrap(), "tool: Yes, ticket 7.");
+    assert_eq!(tools(&requests[3]).last(), Some(&"submit_result"));
 }
 
 #[test]
