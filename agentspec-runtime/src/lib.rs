@@ -648,6 +648,17 @@ impl Loaded {
                 ),
             ));
         }
+        let named_by = |digest: &str| digest.split(':').next().unwrap_or_default().to_owned();
+        if named_by(&saved.document) != crate::props::DIGEST {
+            return Err(RunError::new(
+                "saved-session-mismatch",
+                format!(
+                    "the session names its document by a digest this runtime does not make ({}, where this one makes {}): it was saved by another version of agentspec-runtime",
+                    named_by(&saved.document),
+                    crate::props::DIGEST
+                ),
+            ));
+        }
         if saved.document != self.plan.digest {
             return Err(RunError::new(
                 "saved-session-mismatch",

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
 use crate::mcp::{FilterItem, McpServer, McpTransport, ToolboxPlan};
-use crate::props::{Prop, digest};
+use crate::props::{Digest, Prop, digest};
 use crate::transform::{CachePlan, DatastorePlan, PgConfig, TransformKind, TransformPlan};
 
 /// What a node does.
@@ -444,13 +444,17 @@ impl<'a> Planner<'a> {
                 )),
             }
         }
-        let by_id: foldhash::HashMap<&'a str, usize> =
-            nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect();
+        // the nodes by where they are: an edge's end resolves to the very component, so
+        // finding its node reads no id back from the document (at 10,000 nodes, a read
+        // from memory per end)
+        let at = |n: &dyn ComponentInfo| std::ptr::from_ref(n).cast::<()>() as usize;
+        let by_place: foldhash::HashMap<usize, usize> =
+            nodes.iter().enumerate().map(|(i, n)| (at(*n), i)).collect();
         let resolved = self.resolved;
         let index_of = |position: &'a RefOr<Node>| {
             resolved
                 .get(position)
-                .and_then(|n| by_id.get(n.id()).copied())
+                .and_then(|n| by_place.get(&at(n)).copied())
         };
         let mut plans: Vec<NodePlan> = nodes.iter().map(|n| self.node(*n)).collect();
         let start = index_of(&flow.start_node).unwrap_or_else(|| {
@@ -1570,13 +1574,16 @@ impl<'a> Planner<'a> {
 /// Compiles `doc` (pyagentspec's layout of it, with what it leaves out inferred).
 pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Vec<Diagnostic>> {
     // what pyagentspec wrote has what it infers filled in already: read as it is (and the
-    // text the digest is of is written in the same walk that finds so)
-    let written = doc.write_checked(Output::JsonCompact, &WriteOptions::new());
+    // text the digest is of is written in the same walk that finds so, and digested piece
+    // by piece as it is written, never held whole)
+    let mut pieces = Digest::new();
+    let checked = doc.write_checked_to(Output::JsonCompact, &WriteOptions::new(), |piece| {
+        pieces.update(piece);
+    });
     let relaid;
-    let (laid_out, digest) = if written.is_as_pyagentspec_writes {
-        (doc, digest(&written.text))
+    let (laid_out, digest) = if checked.is_as_pyagentspec_writes {
+        (doc, pieces.finish())
     } else {
-        drop(written);
         relaid = doc.as_pyagentspec_writes().map_err(|e| e.diagnostics)?;
         (&relaid, digest(&relaid.to_json_compact()))
     };
@@ -1603,7 +1610,7 @@ pub(crate) fn plan(doc: &Document, available: &Available<'_>) -> Result<Plan, Ve
         api_keys: HashMap::new(),
         unserved: HashMap::new(),
     };
-    for component in laid_out.components() {
+    for &component in resolved.components() {
         if available.blocked.contains(component.component_type()) {
             planner.problems.push(problem(
                 "blocked-component",

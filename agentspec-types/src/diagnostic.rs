@@ -192,14 +192,7 @@ impl<'a> LineIndex<'a> {
         diagnostics: &mut [Diagnostic],
         which: impl IntoIterator<Item = usize>,
     ) {
-        let mut order: Vec<(usize, usize)> = which
-            .into_iter()
-            .filter_map(|i| {
-                let offset = diagnostics.get(i)?.offset?;
-                Some((offset.min(self.text.len()), i))
-            })
-            .collect();
-        order.sort_unstable();
+        let order = by_offset(self.text.len(), diagnostics, which);
         // the last position counted: its line, byte offset and column
         let mut cursor: Option<(usize, usize, usize)> = None;
         for (offset, i) in order {
@@ -230,6 +223,75 @@ impl<'a> LineIndex<'a> {
             .map_or(self.text.len(), |&e| e);
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
+}
+
+/// The diagnostics at `which` that have an offset (clamped to `len`), by offset: (offset,
+/// index).
+fn by_offset(
+    len: usize,
+    diagnostics: &[Diagnostic],
+    which: impl IntoIterator<Item = usize>,
+) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = which
+        .into_iter()
+        .filter_map(|i| {
+            let offset = diagnostics.get(i)?.offset?;
+            Some((offset.min(len), i))
+        })
+        .collect();
+    order.sort_unstable();
+    order
+}
+
+/// Fills the line and column of the diagnostics at `which` that have an offset into `text`,
+/// as [`LineIndex::locate_each`] does, without indexing the text's lines: one forward sweep
+/// up to the last offset, which counts line breaks as it goes. A document loaded with a
+/// warning or two (the usual case) costs no table of line starts, which at 10,000 nodes
+/// is megabytes written and read back once.
+pub(crate) fn locate_by_sweep(
+    text: &str,
+    diagnostics: &mut [Diagnostic],
+    which: impl IntoIterator<Item = usize>,
+) {
+    let order = by_offset(text.len(), diagnostics, which);
+    let bytes = text.as_bytes();
+    // the line reached (0-based), where the sweep stands, and the column there
+    let (mut line, mut at, mut column) = (0usize, 0usize, 1usize);
+    for (offset, i) in order {
+        let mut end = offset;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        // no line break is inside a character: the breaks before `end` are those before
+        // `offset`
+        let passed = &bytes[at..end];
+        let breaks = count_breaks(passed);
+        if breaks > 0 {
+            line += breaks;
+            let start = at
+                + passed
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+            column = 1 + text[start..end].chars().count();
+        } else {
+            column += text[at..end].chars().count();
+        }
+        at = end;
+        diagnostics[i].line = Some(line as u32 + 1);
+        diagnostics[i].column = Some(column as u32);
+    }
+}
+
+/// The line breaks in `bytes`, counted 64 bytes at a time into a byte (what compilers turn
+/// into vector instructions; a count per byte is five instructions a byte).
+fn count_breaks(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(64);
+    let mut n = 0;
+    for chunk in &mut chunks {
+        n += usize::from(chunk.iter().fold(0u8, |k, &b| k + u8::from(b == b'\n')));
+    }
+    n + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Appends one reference token to a JSON pointer, escaping `~` and `/` (RFC 6901).
@@ -277,6 +339,35 @@ mod tests {
             assert_eq!((d.line, d.column), (Some(line), Some(column)), "offset {o}");
         }
         assert_eq!((many[8].line, many[8].column), (None, None));
+    }
+
+    #[test]
+    fn a_sweep_places_diagnostics_as_the_index_does() {
+        // longer than the 64 bytes counted at a time, with breaks on both sides of a chunk's end
+        let text =
+            &"{\n\"é\": 1,\r\n  \"a\": [1, 2],\n\n\"𝄞\": 3,\n  \"b\": 4, \"ç\": 5}\n".repeat(5);
+        let index = LineIndex::new(text);
+        // every offset, twice over and out of order, inside characters and past the end
+        let offsets: Vec<usize> = (0..text.len() + 3).rev().chain(0..text.len()).collect();
+        let mut swept: Vec<Diagnostic> = offsets
+            .iter()
+            .map(|&o| Diagnostic::error("x", "x", "", Some(o)))
+            .collect();
+        swept.push(Diagnostic::error("x", "x", "", None));
+        let all = 0..swept.len();
+        locate_by_sweep(text, &mut swept, all);
+        for (d, &o) in swept.iter().zip(&offsets) {
+            let (line, column) = index.line_column(o);
+            assert_eq!((d.line, d.column), (Some(line), Some(column)), "offset {o}");
+        }
+        assert_eq!(
+            (swept.last().unwrap().line, swept[offsets.len()].column),
+            (None, None)
+        );
+        // only those asked for
+        let mut some = vec![Diagnostic::error("x", "x", "", Some(5)); 2];
+        locate_by_sweep(text, &mut some, [1]);
+        assert_eq!((some[0].line, some[1].line), (None, Some(2)));
     }
 
     #[test]

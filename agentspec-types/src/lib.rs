@@ -135,7 +135,7 @@ pub use model::walk;
 
 pub use codec::ComponentSet;
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{LoadError, Output, WriteOptions, Written, locate};
+pub use document::{Checked, LoadError, Output, WriteOptions, Written, locate};
 pub use model::component::ComponentInfo;
 pub use syntax::Format;
 

@@ -17,15 +17,17 @@ impl<'a> Resolved<'a> {
         doc: &'a Document<C>,
         supplied: Option<&'a Components<C>>,
     ) -> Self {
+        // one walk of the document gives both: at 10,000 components a second one reads
+        // them all back from memory
+        let (mut components, referenced) = doc.components_and_referenced();
         let mut by_id = foldhash::HashMap::<&'a str, &'a dyn ComponentInfo>::default();
-        for map in doc.referenced_components() {
+        for map in referenced {
             for (id, component) in map {
                 by_id
                     .entry(id.as_str())
                     .or_insert(component as &dyn ComponentInfo);
             }
         }
-        let mut components = doc.components();
         if let Some(supplied) = supplied {
             for id in supplied.ids() {
                 if let Some(entry) = supplied.get(id) {

@@ -270,6 +270,20 @@ fn a_saved_session_resumes_only_with_its_own_document_and_format() {
         "{}",
         err.message
     );
+    // saved by a runtime that digested documents with FNV-1a
+    let digested_otherwise = SavedSession {
+        document: "fnv1a64:0123456789abcdef".to_owned(),
+        ..saved.clone()
+    };
+    let err = desk(Arc::clone(&calls))
+        .resume(digested_otherwise)
+        .err()
+        .unwrap();
+    assert_eq!(err.code, "saved-session-mismatch");
+    assert_eq!(
+        err.message,
+        "the session names its document by a digest this runtime does not make (fnv1a64, where this one makes mix64): it was saved by another version of agentspec-runtime"
+    );
     let newer = SavedSession {
         format: 99,
         ..saved.clone()

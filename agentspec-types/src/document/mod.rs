@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 
 use crate::check::{Origin, Registry};
 use crate::codec::{ComponentInfo, ComponentSet, Encoder, Path};
-use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::diagnostic::Diagnostic;
 use crate::layout;
 use crate::syntax::json::JsonWriter;
 use components::{Components, LoadOptions};
@@ -306,13 +306,11 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: 'static,
     {
-        // lines are counted only when there is something to place
-        let locate = |diagnostics: Vec<Diagnostic>| {
-            if diagnostics.is_empty() {
-                diagnostics
-            } else {
-                LineIndex::new(text).locate_all(diagnostics)
-            }
+        // lines are counted only as far as the last diagnostic, without a table of them
+        let locate = |mut diagnostics: Vec<Diagnostic>| {
+            let all = 0..diagnostics.len();
+            crate::diagnostic::locate_by_sweep(text, &mut diagnostics, all);
+            diagnostics
         };
         let (tree, depth, mut parsed) =
             parse_with_depth(text, format).map_err(|d| LoadError::new(locate(d)))?;
@@ -558,47 +556,98 @@ impl<C: ComponentSet + Send> Document<C> {
     where
         C: Sync,
     {
-        use crate::syntax::sink::{FindSink, Tee};
-        use crate::syntax::skeleton::SkeletonSink;
         let capacity = self.loaded_len(output);
-        let found = || {
-            Tee(
-                SkeletonSink::for_text(self.loaded_text_len()),
-                FindSink::redacted(),
-            )
-        };
-        let (text, Tee(skeleton, redacted)) = match output {
+        let (text, checked) = match output {
             Output::JsonPretty => {
-                let Tee(w, found) = self.write_into(
-                    Tee(JsonWriter::pretty().with_capacity(capacity), found()),
-                    options,
-                );
-                (w.finish(), found)
+                let writer = JsonWriter::pretty().with_capacity(capacity);
+                let (w, checked) = self.write_and_check(writer, options);
+                (w.finish(), checked)
             }
             Output::JsonCompact => {
-                let Tee(w, found) = self.write_into(
-                    Tee(JsonWriter::compact().with_capacity(capacity), found()),
-                    options,
-                );
-                (w.finish(), found)
+                let writer = JsonWriter::compact().with_capacity(capacity);
+                let (w, checked) = self.write_and_check(writer, options);
+                (w.finish(), checked)
             }
             Output::Yaml => {
-                let Tee(w, found) = self.write_into(
-                    Tee(YamlWriter::new().with_capacity(capacity), found()),
-                    options,
-                );
-                (w.finish(), found)
+                let writer = YamlWriter::new().with_capacity(capacity);
+                let (w, checked) = self.write_and_check(writer, options);
+                (w.finish(), checked)
             }
         };
         Written {
             text,
+            is_as_pyagentspec_writes: checked.is_as_pyagentspec_writes,
+            redacted_secrets: checked.redacted_secrets,
+        }
+    }
+
+    /// As [`Document::write_checked`], with the text handed to `out` in pieces as it is
+    /// written (together, in order, the text `write_checked` gives) rather than held whole:
+    /// for a digest or a file, a large document is never in memory twice. JSON comes in
+    /// pieces of about 16 KiB, YAML in one.
+    ///
+    /// ```
+    /// use agentspec_types::{Document, Output, WriteOptions};
+    /// let doc = Document::from_json_str(
+    ///     r#"{"component_type": "ServerTool", "id": "inc", "name": "inc",
+    ///         "description": null, "metadata": {}, "inputs": [], "outputs": [],
+    ///         "requires_confirmation": false, "agentspec_version": "26.1.0"}"#,
+    /// )?;
+    /// let mut text = String::new();
+    /// let checked = doc.write_checked_to(Output::JsonCompact, &WriteOptions::new(), |piece| {
+    ///     text.push_str(piece)
+    /// });
+    /// assert_eq!(text, doc.to_json_compact());
+    /// assert!(checked.is_as_pyagentspec_writes);
+    /// # Ok::<(), agentspec_types::LoadError>(())
+    /// ```
+    pub fn write_checked_to(
+        &self,
+        output: Output,
+        options: &WriteOptions,
+        mut out: impl FnMut(&str),
+    ) -> Checked
+    where
+        C: Sync,
+    {
+        use crate::syntax::json::JsonPieces;
+        let writer = match output {
+            Output::JsonPretty => JsonWriter::pretty(),
+            Output::JsonCompact => JsonWriter::compact(),
+            Output::Yaml => {
+                let writer = YamlWriter::new().with_capacity(self.loaded_len(output));
+                let (w, checked) = self.write_and_check(writer, options);
+                out(&w.finish());
+                return checked;
+            }
+        };
+        let (pieces, checked) = self.write_and_check(JsonPieces::new(writer, &mut out), options);
+        pieces.finish();
+        checked
+    }
+
+    /// Writes the document into `sink` and, in the same pass, finds whether it is laid out
+    /// and where secrets were left out.
+    fn write_and_check<S: Sink>(&self, sink: S, options: &WriteOptions) -> (S, Checked)
+    where
+        C: Sync,
+    {
+        use crate::syntax::sink::{FindSink, Tee};
+        use crate::syntax::skeleton::SkeletonSink;
+        let found = Tee(
+            SkeletonSink::for_text(self.loaded_text_len()),
+            FindSink::redacted(),
+        );
+        let Tee(sink, Tee(skeleton, redacted)) = self.write_into(Tee(sink, found), options);
+        let checked = Checked {
             is_as_pyagentspec_writes: skeleton_is_laid_out(&skeleton.finish()),
             redacted_secrets: if options.include_secrets {
                 Vec::new()
             } else {
                 redacted.found
             },
-        }
+        };
+        (sink, checked)
     }
 
     /// The JSON pointers of the secrets that writing with `options` leaves out (written as
@@ -797,6 +846,21 @@ impl<C: ComponentSet + Send> Document<C> {
         out
     }
 
+    /// [`Document::components`] and [`Document::referenced_components`] in one walk.
+    pub(crate) fn components_and_referenced(
+        &self,
+    ) -> (Vec<&dyn ComponentInfo>, Vec<&IndexMap<String, C>>)
+    where
+        C: Sync,
+    {
+        let (mut components, mut referenced) = (Vec::new(), Vec::new());
+        self.walk(|visit| match visit {
+            Visit::Component(c) => components.push(c),
+            Visit::Referenced(map) => referenced.push(map),
+        });
+        (components, referenced)
+    }
+
     /// Walks the document (on a large stack when it is deep).
     fn walk<'a>(&'a self, mut f: impl FnMut(Visit<'a, C>) + Send)
     where
@@ -882,14 +946,14 @@ impl<C: ComponentSet + Send> Document<C> {
         sink.end_object();
     }
 
-    fn write_into<S: Sink + Send>(&self, sink: S, options: &WriteOptions) -> S
+    fn write_into<S: Sink>(&self, sink: S, options: &WriteOptions) -> S
     where
         C: Sync,
     {
         self.write_into_with(sink, options.encoder(self.version))
     }
 
-    fn write_into_with<S: Sink + Send>(&self, mut sink: S, cx: Encoder) -> S
+    fn write_into_with<S: Sink>(&self, mut sink: S, cx: Encoder) -> S
     where
         C: Sync,
     {
@@ -1075,7 +1139,7 @@ pub fn locate(diagnostics: &mut [Diagnostic], text: &str, format: Format) {
     for &(i, offset) in &offsets {
         diagnostics[i].offset = Some(offset as usize);
     }
-    LineIndex::new(text).locate_some(diagnostics, offsets.into_iter().map(|(i, _)| i));
+    crate::diagnostic::locate_by_sweep(text, diagnostics, offsets.into_iter().map(|(i, _)| i));
 }
 
 /// Whether a skeleton ([`crate::syntax::skeleton::SkeletonSink`]) is what pyagentspec's
@@ -1103,6 +1167,18 @@ fn skeleton_is_laid_out(skeleton: &crate::syntax::skeleton::Skeleton) -> bool {
 pub struct Written {
     /// The text, as [`Document::to_string_with`] writes it.
     pub text: String,
+    /// Whether the document is in pyagentspec's layout already
+    /// ([`Document::is_as_pyagentspec_writes`]).
+    pub is_as_pyagentspec_writes: bool,
+    /// The pointers of the secrets written as placeholders
+    /// ([`Document::redacted_secrets`]): none when the options include secrets.
+    pub redacted_secrets: Vec<String>,
+}
+
+/// What [`Document::write_checked_to`] finds while it writes a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Checked {
     /// Whether the document is in pyagentspec's layout already
     /// ([`Document::is_as_pyagentspec_writes`]).
     pub is_as_pyagentspec_writes: bool,

@@ -769,6 +769,83 @@ impl Sink for JsonWriter {
     }
 }
 
+/// A [`JsonWriter`] that hands its text on in pieces of about [`JsonPieces::PIECE`] bytes as
+/// it writes, so that the whole text is never held (what a digest or a file needs of it).
+pub(crate) struct JsonPieces<F> {
+    writer: JsonWriter,
+    out: F,
+}
+
+impl<F: FnMut(&str)> JsonPieces<F> {
+    /// About the bytes of a piece: small enough to stay in the nearest caches.
+    pub(crate) const PIECE: usize = 16 * 1024;
+
+    pub(crate) fn new(writer: JsonWriter, out: F) -> Self {
+        JsonPieces {
+            writer: writer.with_capacity(Self::PIECE + Self::PIECE / 4),
+            out,
+        }
+    }
+
+    fn hand_on(&mut self) {
+        if self.writer.out.len() >= Self::PIECE {
+            (self.out)(&self.writer.out);
+            self.writer.out.clear();
+        }
+    }
+
+    /// Hands on the rest of the text.
+    pub(crate) fn finish(mut self) {
+        let rest = self.writer.finish();
+        (self.out)(&rest);
+    }
+}
+
+impl<F: FnMut(&str)> Sink for JsonPieces<F> {
+    fn begin_object(&mut self) {
+        self.writer.begin_object();
+    }
+    fn key(&mut self, key: &str) {
+        self.writer.key(key);
+    }
+    fn end_object(&mut self) {
+        self.writer.end_object();
+        self.hand_on();
+    }
+    fn begin_array(&mut self) {
+        self.writer.begin_array();
+    }
+    fn end_array(&mut self) {
+        self.writer.end_array();
+        self.hand_on();
+    }
+    fn null(&mut self) {
+        self.writer.null();
+    }
+    fn bool(&mut self, value: bool) {
+        self.writer.bool(value);
+    }
+    fn i64(&mut self, value: i64) {
+        self.writer.i64(value);
+    }
+    fn u64(&mut self, value: u64) {
+        self.writer.u64(value);
+    }
+    fn f64(&mut self, value: f64) {
+        self.writer.f64(value);
+    }
+    fn str(&mut self, value: &str) {
+        self.writer.str(value);
+        self.hand_on();
+    }
+    fn pointer(&self) -> Option<String> {
+        self.writer.pointer()
+    }
+    fn redacted(&mut self) {
+        self.writer.redacted();
+    }
+}
+
 fn itoa(v: i128) -> String {
     v.to_string()
 }

@@ -3,7 +3,8 @@
 //! FILE`, `--write-deep-wide DEPTH N FILE`, to write the linear flow of N LLM nodes for
 //! profiling by hand; `--phases` times each step of `check` per node; `--write-tool-chain N
 //! FILE` and `--load-runtime FILE TIMES`, to count what the runtime's load of a flow of N
-//! ToolNodes costs with a profiler such as `valgrind --tool=cachegrind`): loads and writes
+//! ToolNodes costs with a profiler such as `valgrind --tool=cachegrind`; `--load-phases
+//! ROUNDS` times that load's parts alone at 1,000 and 10,000 nodes): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
 //! the same bytes as `serde_json::Value`; prints a Markdown table of times (fastest of
 //! several runs), ratios and peak memory. Then times calling `#[tool]` functions from JSON arguments, through the tool and
@@ -674,6 +675,12 @@ fn main() {
         std::fs::write(file, to_json(&tool_chain_document(n))).expect("writes");
         return;
     }
+    if let [_, flag, rounds] = args.as_slice()
+        && flag == "--load-phases"
+    {
+        load_phases(rounds.parse().expect("a number of rounds"));
+        return;
+    }
     if let [_, flag, file, times] = args.as_slice()
         && flag == "--load-runtime"
     {
@@ -894,6 +901,70 @@ fn load_flow(runtime: &agentspec_runtime::Runtime, text: &str) -> agentspec_runt
     runtime.load(&doc).expect("compiles")
 }
 
+/// For profiling by hand (`--load-phases ROUNDS`): the runtime rows' load of 1,000 and
+/// 10,000 ToolNodes taken apart, each part timed alone (the fastest of the rounds, the two
+/// sizes taking turns), per node, with its growth from 1,000 to 10,000: which part of the
+/// load grows where a plain `Value` parse does not. The parts: the `Value` parse; loading
+/// the document (parse, decode, validation); writing it compact in pieces with the layout
+/// check (what the runtime digests); resolving its references; `Runtime::load` whole (the last two and
+/// the compiling); dropping what the load made.
+fn load_phases(rounds: usize) {
+    const PARTS: [&str; 6] = [
+        "Value parse",
+        "Document::from_json_str",
+        "write_checked_to (compact)",
+        "resolve",
+        "Runtime::load",
+        "drop",
+    ];
+    let runtime = inc_runtime();
+    let sizes = [1000usize, 10_000];
+    let texts: Vec<String> = sizes
+        .iter()
+        .map(|&n| to_json(&tool_chain_document(n)))
+        .collect();
+    let mut best = vec![[Duration::MAX; PARTS.len()]; sizes.len()];
+    for _ in 0..rounds {
+        for (k, text) in texts.iter().enumerate() {
+            let value = fastest(1, || parse_value(text));
+            let start = Instant::now();
+            let doc = black_box(Document::from_json_str(text).expect("loads"));
+            let load = start.elapsed();
+            let write = fastest(1, || {
+                doc.write_checked_to(
+                    agentspec_types::Output::JsonCompact,
+                    &agentspec_types::WriteOptions::new(),
+                    |piece| {
+                        black_box(piece);
+                    },
+                )
+            });
+            let resolve = fastest(1, || doc.resolve().components().len());
+            let start = Instant::now();
+            let loaded = black_box(runtime.load(&doc).expect("compiles"));
+            let compile = start.elapsed();
+            let start = Instant::now();
+            drop((loaded, doc));
+            let dropped = start.elapsed();
+            let times = [value, load, write, resolve, compile, dropped];
+            for (b, t) in best[k].iter_mut().zip(times) {
+                *b = (*b).min(t);
+            }
+        }
+    }
+    println!("| part of the load | µs/node at 1,000 | µs/node at 10,000 | growth |");
+    println!("|---|---:|---:|---:|");
+    for (p, part) in PARTS.iter().enumerate() {
+        let per = |k: usize| best[k][p].as_secs_f64() * 1e6 / sizes[k] as f64;
+        println!(
+            "| {part} | {:.2} | {:.2} | {:.2} |",
+            per(0),
+            per(1),
+            per(1) / per(0)
+        );
+    }
+}
+
 /// The runtime on linear flows of N ToolNodes calling `inc`: loading (parsing the JSON text
 /// and compiling the flow) and running it to its end, per node, and the session saved at
 /// the end (the shape wayflowcore's baseline times, `agentspec-cts/wayflow-baseline`). The
@@ -928,8 +999,10 @@ fn runtime_flows(runs: usize, quick: bool) {
     // per size, the fastest of every round: load, the plain `Value` parse of the same text
     // (what a document of this size costs any reader on this machine: caches and memory grow
     // with it, so its per-node growth is the baseline of load's), and the run
+    // (three times the rounds of the other tables: the per-node ratios are what this table
+    // is for, and on a shared host a round's noise is as large as the growth it measures)
     let mut best = vec![[Duration::MAX; 3]; sizes.len()];
-    for _ in 0..runs {
+    for _ in 0..runs * 3 {
         for (k, text) in texts.iter().enumerate() {
             let times = [
                 fastest(1, || load(text)),

@@ -203,6 +203,18 @@ fn one_checked_writing_is_the_writing_the_layout_check_and_the_secrets_found() {
                             "{at}"
                         );
                         assert_eq!(written.redacted_secrets, doc.redacted_secrets(&options));
+                        // and in pieces, never held whole
+                        let mut pieces = String::new();
+                        let found = doc.write_checked_to(output, &options, |p| pieces.push_str(p));
+                        assert!(pieces == written.text, "{at}: in pieces");
+                        assert_eq!(
+                            (found.is_as_pyagentspec_writes, found.redacted_secrets),
+                            (
+                                written.is_as_pyagentspec_writes,
+                                written.redacted_secrets.clone()
+                            ),
+                            "{at}: in pieces"
+                        );
                         checked += 1;
                         laid_out += usize::from(written.is_as_pyagentspec_writes);
                         with_placeholders += usize::from(!written.redacted_secrets.is_empty());
@@ -214,6 +226,41 @@ fn one_checked_writing_is_the_writing_the_layout_check_and_the_secrets_found() {
     // both answers of the layout check, and placeholders, are exercised, on the counts of
     // the corpora as committed
     assert_eq!((checked, laid_out, with_placeholders), (1044, 996, 15));
+}
+
+/// A large document is handed on in many pieces, which together are its text.
+#[test]
+fn a_large_document_is_written_in_pieces_that_make_its_text() {
+    let doc = Document::from_value(&agentspec_tests::linear_flow_document(300)).unwrap();
+    for output in [Output::JsonPretty, Output::JsonCompact, Output::Yaml] {
+        let mut pieces: Vec<String> = Vec::new();
+        let found = doc.write_checked_to(output, &WriteOptions::new(), |p| {
+            pieces.push(p.to_owned());
+        });
+        let written = doc.write_checked(output, &WriteOptions::new());
+        assert_eq!(pieces.concat(), written.text, "{output:?}");
+        assert_eq!(
+            found.is_as_pyagentspec_writes,
+            written.is_as_pyagentspec_writes
+        );
+        if output == Output::Yaml {
+            assert_eq!(pieces.len(), 1);
+        } else {
+            // pieces of about 16 KiB: none much larger, all but the last at least that
+            let sizes: Vec<usize> = pieces.iter().map(String::len).collect();
+            assert!(
+                sizes.len() > 10,
+                "{output:?}: {} bytes in {sizes:?}",
+                written.text.len()
+            );
+            let (last, full) = sizes.split_last().unwrap();
+            assert!(
+                full.iter().all(|&n| (16 * 1024..17 * 1024).contains(&n)),
+                "{sizes:?}"
+            );
+            assert!(*last < 17 * 1024);
+        }
+    }
 }
 
 /// The secrets writing leaves out, found in one pass (`redacted_secrets`), are where the
