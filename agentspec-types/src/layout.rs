@@ -334,8 +334,12 @@ struct Graph<'a, N: View<'a>> {
     index: IdMap<N::Id, usize>,
     /// Each component's body as written (borrowed: nothing is copied or inlined).
     bodies: Vec<N>,
-    /// Direct uses: for each component, the components in its body (one entry per place).
-    uses: Vec<Vec<usize>>,
+    /// Direct uses: for each component, where its uses are in `used` (from, to).
+    spans: Vec<(usize, usize)>,
+    /// The components each body uses (one entry per place), body after body: one array for
+    /// the whole graph, not one per component (at 10,000 components, as many allocations
+    /// scattered through memory).
+    used: Vec<usize>,
 }
 
 impl<'a, N: View<'a>> Graph<'a, N> {
@@ -349,11 +353,13 @@ impl<'a, N: View<'a>> Graph<'a, N> {
             ids: vec![root.0],
             index,
             bodies: vec![root.1],
-            uses: vec![Vec::new()],
+            spans: vec![(0, 0)],
+            used: Vec::new(),
         };
         let mut stack = vec![0];
+        let mut direct = Vec::new();
         while let Some(i) = stack.pop() {
-            let mut direct = Vec::new();
+            direct.clear();
             let body = g.bodies[i];
             if body.is_object() {
                 for (k, v) in body.children() {
@@ -362,8 +368,8 @@ impl<'a, N: View<'a>> Graph<'a, N> {
                     }
                 }
             }
-            let mut uses = Vec::with_capacity(direct.len());
-            for (id, body) in direct {
+            let from = g.used.len();
+            for &(id, body) in &direct {
                 let j = match g.index.get(id) {
                     Some(&j) => {
                         if !g.bodies[j].equal(body) {
@@ -376,17 +382,23 @@ impl<'a, N: View<'a>> Graph<'a, N> {
                         g.index.insert_first(id, j);
                         g.ids.push(id);
                         g.bodies.push(body);
-                        g.uses.push(Vec::new());
+                        g.spans.push((0, 0));
                         stack.push(j);
                         j
                     }
                 };
-                uses.push(j);
+                g.used.push(j);
             }
-            g.uses[i] = uses;
+            g.spans[i] = (from, g.used.len());
         }
         g.check_acyclic()?;
         Ok(g)
+    }
+
+    /// The components `node`'s body uses, one entry per place, in order.
+    fn uses(&self, node: usize) -> &[usize] {
+        let (from, to) = self.spans[node];
+        &self.used[from..to]
     }
 
     /// A component that uses itself, directly or through others, cannot be laid out.
@@ -396,7 +408,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
         let mut stack = vec![(0usize, 0usize)];
         state[0] = 1;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if let Some(&child) = self.uses[node].get(*next) {
+            if let Some(&child) = self.uses(node).get(*next) {
                 *next += 1;
                 match state[child] {
                     0 => {
@@ -423,7 +435,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
         let mut stack = vec![(0usize, 0usize)];
         seen[0] = true;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if let Some(&child) = self.uses[node].get(*next) {
+            if let Some(&child) = self.uses(node).get(*next) {
                 *next += 1;
                 if !seen[child] {
                     seen[child] = true;
@@ -435,10 +447,21 @@ impl<'a, N: View<'a>> Graph<'a, N> {
             }
         }
         order.reverse();
-        let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (p, uses) in self.uses.iter().enumerate() {
-            for &c in uses {
-                parents[c].push(p);
+        // each component's parents, one entry per place, component after component (as
+        // `used`): counted, then filled in
+        let mut starts = vec![0usize; n + 1];
+        for &c in &self.used {
+            starts[c + 1] += 1;
+        }
+        for c in 0..n {
+            starts[c + 1] += starts[c];
+        }
+        let mut filled = starts.clone();
+        let mut parents = vec![0usize; self.used.len()];
+        for p in 0..n {
+            for &c in self.uses(p) {
+                parents[filled[c]] = p;
+                filled[c] += 1;
             }
         }
         let mut idom = vec![usize::MAX; n];
@@ -446,7 +469,7 @@ impl<'a, N: View<'a>> Graph<'a, N> {
         idom[0] = 0;
         for &node in order.iter().skip(1) {
             let mut dom = usize::MAX;
-            for &p in &parents[node] {
+            for &p in &parents[starts[node]..starts[node + 1]] {
                 if idom[p] == usize::MAX {
                     continue;
                 }
@@ -552,10 +575,8 @@ impl<'a, N: View<'a>> Plan<'a, N> {
     fn new(start: (N::Id, N), scope: &Scope<'a, N>) -> Result<Self, LayoutError> {
         let g = Graph::build(start, scope)?;
         let mut in_degree = vec![0usize; g.ids.len()];
-        for uses in &g.uses {
-            for &c in uses {
-                in_degree[c] += 1;
-            }
+        for &c in &g.used {
+            in_degree[c] += 1;
         }
         let idom = g.dominators();
         let mut owned: Vec<Vec<usize>> = vec![Vec::new(); g.ids.len()];
@@ -564,7 +585,7 @@ impl<'a, N: View<'a>> Plan<'a, N> {
         let mut visited = vec![false; g.ids.len()];
         visited[0] = true;
         while let Some(node) = stack.pop() {
-            for &c in g.uses[node].iter().rev() {
+            for &c in g.uses(node).iter().rev() {
                 if in_degree[c] > 1 && !placed[c] {
                     placed[c] = true;
                     owned[idom[c]].push(c);
@@ -577,8 +598,8 @@ impl<'a, N: View<'a>> Plan<'a, N> {
         }
         // a stable order for owned components: the position of the first body that uses them
         let mut first_use = vec![usize::MAX; g.ids.len()];
-        for (p, uses) in g.uses.iter().enumerate() {
-            for &c in uses {
+        for p in 0..g.ids.len() {
+            for &c in g.uses(p) {
                 first_use[c] = first_use[c].min(p);
             }
         }
