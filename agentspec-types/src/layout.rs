@@ -868,6 +868,9 @@ impl LayoutError {
 }
 
 /// Whether a component of `value` has no id (or an empty one): what [`give_fresh_ids`] fills.
+/// A skeleton finds it as it is built (`Skeleton::lacks_an_id`); this walk is what its test
+/// holds it to.
+#[cfg(test)]
 pub(crate) fn lacks_an_id<'a>(value: impl View<'a>) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
@@ -951,6 +954,37 @@ mod tests {
             m.extend(e);
         }
         v
+    }
+
+    /// The skeleton a writer makes of `value`.
+    fn skeleton_of(value: &Value) -> crate::syntax::skeleton::Skeleton {
+        let mut sink = crate::syntax::skeleton::SkeletonSink::default();
+        crate::syntax::value::write_value(value, &mut sink);
+        sink.finish()
+    }
+
+    #[test]
+    fn finds_a_component_without_an_id_as_the_walk_does() {
+        let cases = [
+            serde_json::json!({"component_type": "Flow", "id": "f",
+                "nodes": [{"component_type": "EndNode", "id": "e"}]}),
+            serde_json::json!({"component_type": "Flow", "id": "f",
+                "nodes": [{"component_type": "EndNode", "name": "no id"}]}),
+            serde_json::json!({"component_type": "Flow", "id": ""}),
+            serde_json::json!({"component_type": "Flow", "id": 7}),
+            serde_json::json!({"component_type": 7, "name": "not a component"}),
+            serde_json::json!({"a": {"b": [{"component_type": "X", "id": null}]}}),
+            serde_json::json!({"component_type": "Flow", "id": "f",
+                "$referenced_components": {"n": {"component_type": "StartNode"}}}),
+            serde_json::json!([{"id": "x"}, {"component_type": "X", "id": "y"}]),
+        ];
+        let found: Vec<bool> = cases.iter().map(|c| skeleton_of(c).lacks_an_id()).collect();
+        let walked: Vec<bool> = cases
+            .iter()
+            .map(|c| lacks_an_id(skeleton_of(c).root()))
+            .collect();
+        assert_eq!(found, walked);
+        assert_eq!(found, [false, true, true, true, false, true, true, false]);
     }
 
     #[test]

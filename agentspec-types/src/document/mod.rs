@@ -1149,12 +1149,12 @@ fn skeleton_is_laid_out(skeleton: &crate::syntax::skeleton::Skeleton) -> bool {
         // not seen whole: the layout decides
         return false;
     }
-    let skeleton = skeleton.root();
-    if crate::infer::leaves_out_inferred(skeleton) {
+    if skeleton.lacks_an_id() {
+        // the layout gives it a fresh one
         return false;
     }
-    if layout::lacks_an_id(skeleton) {
-        // the layout gives it a fresh one
+    let skeleton = skeleton.root();
+    if crate::infer::leaves_out_inferred(skeleton) {
         return false;
     }
     // what the layout would give, up to the order of maps (as documents compare)
