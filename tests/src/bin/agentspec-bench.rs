@@ -4,7 +4,8 @@
 //! profiling by hand; `--phases` times each step of `check` per node; `--write-tool-chain N
 //! FILE` and `--load-runtime FILE TIMES`, to count what the runtime's load of a flow of N
 //! ToolNodes costs with a profiler such as `valgrind --tool=cachegrind`; `--load-phases
-//! ROUNDS` times that load's parts alone at 1,000 and 10,000 nodes): loads and writes
+//! ROUNDS [SMALL LARGE]` times that load's parts alone at 1,000 and 10,000 nodes, or the
+//! sizes given): loads and writes
 //! large generated documents with the typed model and, in the same run, parses and writes
 //! the same bytes as `serde_json::Value`; prints a Markdown table of times (fastest of
 //! several runs), ratios and peak memory. Then times calling `#[tool]` functions from JSON arguments, through the tool and
@@ -675,10 +676,19 @@ fn main() {
         std::fs::write(file, to_json(&tool_chain_document(n))).expect("writes");
         return;
     }
-    if let [_, flag, rounds] = args.as_slice()
+    if let [_, flag, rounds, sizes @ ..] = args.as_slice()
         && flag == "--load-phases"
     {
-        load_phases(rounds.parse().expect("a number of rounds"));
+        let sizes: Vec<usize> = sizes
+            .iter()
+            .map(|n| n.parse().expect("a node count"))
+            .collect();
+        let sizes = match sizes.as_slice() {
+            [] => [1000, 10_000],
+            &[small, large] => [small, large],
+            _ => panic!("--load-phases ROUNDS [SMALL LARGE]"),
+        };
+        load_phases(rounds.parse().expect("a number of rounds"), sizes);
         return;
     }
     if let [_, flag, file, times] = args.as_slice()
@@ -901,14 +911,15 @@ fn load_flow(runtime: &agentspec_runtime::Runtime, text: &str) -> agentspec_runt
     runtime.load(&doc).expect("compiles")
 }
 
-/// For profiling by hand (`--load-phases ROUNDS`): the runtime rows' load of 1,000 and
-/// 10,000 ToolNodes taken apart, each part timed alone (the fastest of the rounds, the two
-/// sizes taking turns), per node, with its growth from 1,000 to 10,000: which part of the
-/// load grows where a plain `Value` parse does not. The parts: the `Value` parse; loading
-/// the document (parse, decode, validation); writing it compact in pieces with the layout
-/// check (what the runtime digests); resolving its references; `Runtime::load` whole (the last two and
-/// the compiling); dropping what the load made.
-fn load_phases(rounds: usize) {
+/// For profiling by hand (`--load-phases ROUNDS [SMALL LARGE]`): the runtime rows' load of
+/// flows of ToolNodes of two sizes (1,000 and 10,000) taken apart, each part timed alone
+/// (the fastest of the rounds, the two sizes taking turns), per node, with its growth from
+/// the small size to the large: which part of the load grows where a plain `Value` parse
+/// does not. The parts: the `Value` parse; loading the document (parse, decode,
+/// validation); writing it compact in pieces with the layout check (what the runtime
+/// digests); resolving its references; `Runtime::load` whole (the last two and the
+/// compiling); dropping what the load made.
+fn load_phases(rounds: usize, sizes: [usize; 2]) {
     const PARTS: [&str; 6] = [
         "Value parse",
         "Document::from_json_str",
@@ -918,7 +929,6 @@ fn load_phases(rounds: usize) {
         "drop",
     ];
     let runtime = inc_runtime();
-    let sizes = [1000usize, 10_000];
     let texts: Vec<String> = sizes
         .iter()
         .map(|&n| to_json(&tool_chain_document(n)))
@@ -952,7 +962,8 @@ fn load_phases(rounds: usize) {
             }
         }
     }
-    println!("| part of the load | µs/node at 1,000 | µs/node at 10,000 | growth |");
+    let [small, large] = sizes;
+    println!("| part of the load | µs/node at {small} | µs/node at {large} | growth |");
     println!("|---|---:|---:|---:|");
     for (p, part) in PARTS.iter().enumerate() {
         let per = |k: usize| best[k][p].as_secs_f64() * 1e6 / sizes[k] as f64;
