@@ -92,6 +92,7 @@ pub(super) fn flow<'a>(
     for n in &nodes {
         let number = ids.number(n.c.id());
         ids.node[number] = Some(n.c);
+        ids.listed.push(number);
     }
     let starts = nodes
         .iter()
@@ -138,8 +139,10 @@ pub(super) fn flow<'a>(
         let (from_c, to_c) = (index.get(&edge.from_node), index.get(&edge.to_node));
         let from = from_c.map(|c| c.id()).unwrap_or_default();
         let to = to_c.map(|c| c.id()).unwrap_or_default();
-        for (end, id) in [("from_node", from), ("to_node", to)] {
-            if !ids.is_node(id) {
+        // numbered once each: an id that is not a node's gets a number with no node
+        let (f, t) = (ids.number(from), ids.number(to));
+        for (end, id, number) in [("from_node", from, f), ("to_node", to, t)] {
+            if ids.node[number].is_none() {
                 report.error(
                     "edge-node-not-in-flow",
                     *edge_c,
@@ -148,7 +151,6 @@ pub(super) fn flow<'a>(
                 );
             }
         }
-        let (f, t) = (ids.number(from), ids.number(to));
         ids.outgoing[f] += 1;
         ids.incoming[t] += 1;
         if from_c.is_some() && to_c.is_some() {
@@ -349,8 +351,11 @@ fn unreachable<'a>(
     // Nodes from which an EndNode can be reached, walking the edges backwards.
     let mut can_end = vec![false; count];
     let mut queue: Vec<usize> = Vec::new();
-    for n in nodes.iter().filter(|n| typed::<EndNode>(n.c).is_some()) {
-        let number = ids.number(n.c.id());
+    for (_, &number) in nodes
+        .iter()
+        .zip(&ids.listed)
+        .filter(|(n, _)| typed::<EndNode>(n.c).is_some())
+    {
         if !std::mem::replace(&mut can_end[number], true) {
             queue.push(number);
         }
@@ -364,17 +369,16 @@ fn unreachable<'a>(
             }
         }
     }
-    for (i, node) in nodes.iter().enumerate() {
-        let id = node.c.id();
-        let n = ids.number(id);
+    for (i, (node, &n)) in nodes.iter().zip(&ids.listed).enumerate() {
         if reached[n] && !can_end[n] && any_end {
+            let id = node.c.id();
             let at = item(pointer, "nodes", i);
             report.warning("no-path-to-end", body, at, format!("no EndNode can be reached from the node `{id}` (a dead end, or a cycle with no way out)"));
         }
     }
-    for (i, node) in nodes.iter().enumerate() {
-        let id = node.c.id();
-        if !start.is_empty() && !reached[ids.number(id)] {
+    for (i, (node, &n)) in nodes.iter().zip(&ids.listed).enumerate() {
+        if !start.is_empty() && !reached[n] {
+            let id = node.c.id();
             let at = item(pointer, "nodes", i);
             report.warning(
                 "unreachable-node",
@@ -387,10 +391,13 @@ fn unreachable<'a>(
 }
 
 /// The ids a flow's rules meet (its nodes', and those its control edges name), each with a
-/// number: the rules count and walk with numbers, so that each id is hashed once per use.
+/// number: the rules count and walk with numbers, so that each id is hashed once per use
+/// (at 10,000 nodes, a hash reads the id's text back from memory).
 #[derive(Default)]
 struct Ids<'a> {
     numbers: HashMap<&'a str, usize>,
+    /// The number of each of the flow's nodes, in the order of `nodes`.
+    listed: Vec<usize>,
     /// The flow's node with each id (the last one listed, when two share it).
     node: Vec<Option<&'a dyn ComponentInfo>>,
     /// The control edges out of and into each id.
