@@ -20,39 +20,16 @@ if [[ ! -x $bin ]]; then
   cargo build --locked --quiet -p agentspec-cli
 fi
 work=$(mktemp -d)
-pg_ctl=
+source scripts/pg.sh
 cleanup() {
-  if [[ -n $pg_ctl ]]; then $as_pg "$pg_ctl" -D "$work/pg" -m immediate stop > /dev/null 2>&1 || true; fi
+  pg_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# PostgreSQL for the transforms' datastore cases: Debian's package (installed when missing),
-# a throwaway cluster in $work on localhost:5432 (the port the suite's documents name)
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1 || true)
-if [[ -z $pg_bin ]]; then
-  echo "installing PostgreSQL (Debian's package)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql > /dev/null 2>&1 \
-    || { apt-get update -qq > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql > /dev/null; }
-  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-  # the package may have started its own cluster on 5432: this script's cluster needs the port
-  pg_lsclusters -h 2> /dev/null | while read -r version name _ status _; do
-    if [[ $status == online ]]; then pg_ctlcluster "$version" "$name" stop || true; fi
-  done
-fi
-as_pg=
-if [[ $(id -u) -eq 0 ]]; then as_pg="runuser -u postgres --"; fi
-chmod 755 "$work"
-mkdir "$work/pg"
-[[ -n $as_pg ]] && chown postgres "$work/pg"
-echo cts-password > "$work/pg.pw"
-[[ -n $as_pg ]] && chown postgres "$work/pg.pw"
-$as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=md5 --pwfile="$work/pg.pw" > "$work/initdb.log" 2>&1 \
-  || { cat "$work/initdb.log"; exit 1; }
-pg_ctl=$pg_bin/pg_ctl
-$as_pg "$pg_ctl" -D "$work/pg" -o "-c listen_addresses=localhost -p 5432 -k $work/pg" \
-  -l "$work/pg/server.log" -w start > /dev/null \
-  || { cat "$work/pg/server.log"; echo "PostgreSQL did not start on localhost:5432 (is the port taken?)" >&2; exit 1; }
+# PostgreSQL for the transforms' datastore cases, on localhost:5432 (the port the suite's
+# documents name)
+pg_start "$work" 5432 cts-password
 export POSTGRES_DB_USER=postgres POSTGRES_DB_PASSWORD=cts-password POSTGRES_DB_URL=localhost:5432
 # the suite writes beside its tests (a generated config): it runs from a copy
 cp -r tests/cts/suite "$work/suite"

@@ -45,8 +45,8 @@
 //!   root of the document or in an AgentNode, with ServerTools (Rust or the host's),
 //!   ClientTools, RemoteTools, MCPTools and MCPToolBoxes (feature `mcp`), confirmations,
 //!   `human_in_the_loop`, outputs and summarization transforms (caches in memory, or in
-//!   PostgreSQL with feature `postgres`), against any [`llm::LlmClient`]
-//!   ([`llm::ScriptedLlm`] answers from a script).
+//!   PostgreSQL with feature `postgres`, over TLS as `sslmode` asks), against any
+//!   [`llm::LlmClient`] ([`llm::ScriptedLlm`] answers from a script).
 //! - Models behind an OpenAI-compatible chat-completions endpoint (OpenAiCompatibleConfig,
 //!   VllmConfig, OllamaConfig, OpenAiConfig, GeminiConfig, a generic LlmConfig with a url):
 //!   `openai::OpenAiClient` (feature `http`, on by default; https through rustls, feature
@@ -54,8 +54,7 @@
 //!   document's secrets, timeouts and retries. A config it cannot serve is a load error
 //!   (`llm-unsupported`) naming the config.
 //! - Not run, each refused at load naming it: remote agents (A2AAgent, OciAgent),
-//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, SSE MCP transports, and TLS to
-//!   PostgreSQL.
+//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, and SSE MCP transports.
 //!
 //! [`guide`] has the rest: every choice where the spec and wayflowcore part ways, groups of
 //! agents, transforms, the JSON-lines protocol of `agentspec serve`, and the conformance

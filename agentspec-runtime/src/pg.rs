@@ -2,18 +2,22 @@
 //! per collection, named as the collection, with the columns the transforms define
 //! (`cache_key`, `cache_content`, `created_at`, `last_used_at`, and `prefix_size` for a
 //! conversation summary). The tables are the user's to create, as for wayflowcore. One
-//! connection per database, kept by the runtime and opened again when it broke. TLS to the
-//! database is not supported yet: a config whose `sslmode` requires it fails when first
-//! used, saying so.
+//! connection per database, kept by the runtime and opened again when it broke. TLS as
+//! libpq's `sslmode` asks for it ([`tls`]); `allow` connects without TLS (libpq would try TLS
+//! after a server refused a plain connection).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::config::SslMode as PgSslMode;
+use tokio_postgres::tls::MakeTlsConnect;
+use tokio_postgres::{Client, NoTls, Socket};
 
-use crate::transform::{CachePlan, Entry, PgConfig, now};
+use crate::transform::{CachePlan, Entry, PgConfig, SslMode, now};
+
+mod tls;
 
 /// The open connections, by database.
 #[derive(Default)]
@@ -21,21 +25,56 @@ pub(crate) struct Postgres {
     clients: Mutex<HashMap<String, Arc<Client>>>,
 }
 
+/// What a connection is kept under: one per database, role and way of using TLS.
 fn key(config: &PgConfig) -> String {
+    let tls = &config.tls;
     format!(
-        "{}:{}/{} {}",
-        config.host, config.port, config.dbname, config.user
+        "{}:{}/{} {} {} {:?} {:?} {:?}",
+        config.host,
+        config.port,
+        config.dbname,
+        config.user,
+        tls::mode_name(tls.mode),
+        tls.rootcert,
+        tls.cert,
+        tls.crl
     )
+}
+
+/// Connects, and drives the connection in a task of its own.
+async fn open<T>(pg: &tokio_postgres::Config, tls: T) -> Result<Client, tokio_postgres::Error>
+where
+    T: MakeTlsConnect<Socket>,
+    T::Stream: Send + 'static,
+{
+    let (client, connection) = pg.connect(tls).await?;
+    tokio::spawn(async move {
+        // the connection ends when the client is dropped, or on an error the next query
+        // reports
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// An error with its causes (tokio-postgres' own message says only "error performing TLS
+/// handshake", its cause why).
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let next = e.to_string();
+        if !text.contains(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        cause = e.source();
+    }
+    text
 }
 
 impl Postgres {
     async fn client(&self, config: &PgConfig, fresh: bool) -> Result<Arc<Client>, String> {
         let what = format!("datastore `{}`", config.name);
-        if config.tls {
-            return Err(format!(
-                "{what}: its sslmode requires TLS, which this runtime does not speak to PostgreSQL yet (sslmode disable, allow or prefer connect without it)"
-            ));
-        }
         let mut clients = self.clients.lock().await;
         if !fresh
             && let Some(client) = clients.get(&key(config))
@@ -50,17 +89,27 @@ impl Postgres {
             .password(&config.password)
             .dbname(&config.dbname)
             .connect_timeout(Duration::from_secs(10));
-        let (client, connection) = pg.connect(NoTls).await.map_err(|e| {
+        let opened = match config.tls.mode {
+            SslMode::Disable | SslMode::Allow => open(pg.ssl_mode(PgSslMode::Disable), NoTls).await,
+            mode => {
+                let rustls = tls::client_config(&config.tls, &what)?;
+                let pg_mode = if mode == SslMode::Prefer {
+                    PgSslMode::Prefer
+                } else {
+                    PgSslMode::Require
+                };
+                open(pg.ssl_mode(pg_mode), tls::Rustls(rustls)).await
+            }
+        };
+        let client = opened.map_err(|e| {
+            let mode = tls::mode_name(config.tls.mode);
             format!(
-                "{what} at {}:{} could not be reached: {e}",
-                config.host, config.port
+                "{what} at {}:{} (sslmode {mode}) could not be reached: {}",
+                config.host,
+                config.port,
+                error_chain(&e)
             )
         })?;
-        tokio::spawn(async move {
-            // the connection ends when the client is dropped, or on an error the next query
-            // reports
-            let _ = connection.await;
-        });
         let client = Arc::new(client);
         clients.insert(key(config), Arc::clone(&client));
         Ok(client)

@@ -34,7 +34,7 @@ pub(crate) enum DatastorePlan {
     /// Kept by the runtime, under the component's id.
     Memory { id: String },
     /// A PostgreSQL database.
-    Postgres(PgConfig),
+    Postgres(Box<PgConfig>),
 }
 
 /// How to reach a PostgreSQL database (the password is a secret: never saved).
@@ -47,9 +47,43 @@ pub(crate) struct PgConfig {
     pub dbname: String,
     pub user: String,
     pub password: String,
-    /// Whether the connection must use TLS (`sslmode` other than `disable` and `allow`
-    /// and `prefer`).
-    pub tls: bool,
+    pub tls: PgTls,
+}
+
+/// How a connection to PostgreSQL uses TLS: libpq's `sslmode` and the files it names (paths,
+/// read when the runtime first connects).
+#[derive(Clone, Default)]
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+pub(crate) struct PgTls {
+    pub mode: SslMode,
+    /// The certificate authorities that sign the server's certificate (`sslrootcert`).
+    pub rootcert: Option<String>,
+    /// The client's certificate and its key (`sslcert`, `sslkey`), for a server that asks
+    /// for one.
+    pub cert: Option<String>,
+    pub key: Option<String>,
+    /// Certificates revoked (`sslcrl`).
+    pub crl: Option<String>,
+}
+
+/// libpq's `sslmode`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+pub(crate) enum SslMode {
+    /// Never TLS.
+    Disable,
+    /// Without TLS (libpq would try TLS when the server refuses a plain connection).
+    Allow,
+    /// TLS when the server speaks it, else without.
+    Prefer,
+    /// TLS; the server's certificate is checked when certificate authorities are given.
+    #[default]
+    Require,
+    /// TLS, the server's certificate signed by the given authorities.
+    VerifyCa,
+    /// TLS, the server's certificate signed by the given authorities and made out to the
+    /// host connected to.
+    VerifyFull,
 }
 
 impl std::fmt::Debug for PgConfig {

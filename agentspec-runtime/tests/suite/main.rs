@@ -6,6 +6,7 @@ mod flows;
 mod groups;
 mod http;
 mod nodes;
+mod postgres;
 mod tracing;
 
 use agentspec_runtime::{Loaded, SavedSession, Session, Status};
