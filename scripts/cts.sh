@@ -19,17 +19,11 @@ bin=${AGENTSPEC_BIN:-target/debug/agentspec}
 if [[ ! -x $bin ]]; then
   cargo build --locked --quiet -p agentspec-cli
 fi
-work=$(mktemp -d)
 source scripts/pg.sh
-cleanup() {
-  pg_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # PostgreSQL for the transforms' datastore cases, on localhost:5432 (the port the suite's
 # documents name)
-pg_start "$work" 5432 cts-password
+pg_start 5432 cts-password
 export POSTGRES_DB_USER=postgres POSTGRES_DB_PASSWORD=cts-password POSTGRES_DB_URL=localhost:5432
 # the suite writes beside its tests (a generated config): it runs from a copy
 cp -r tests/cts/suite "$work/suite"

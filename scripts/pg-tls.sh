@@ -12,13 +12,7 @@
 # the test suite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
 source scripts/pg.sh
-cleanup() {
-  pg_stop
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 tls=$work/tls
 mkdir "$tls"
@@ -59,7 +53,7 @@ HBA
 }
 port=5433
 password=tls-password
-pg_start "$work" "$port" "$password" -c ssl=on -c ssl_cert_file=server.crt \
+pg_start "$port" "$password" -c ssl=on -c ssl_cert_file=server.crt \
   -c ssl_key_file=server.key -c ssl_ca_file=ca.crt
 PGPASSWORD=$password "$pg_bin/psql" -q -h localhost -p "$port" -U postgres -d postgres \
   -v ON_ERROR_STOP=1 > /dev/null <<'SQL'

@@ -1,22 +1,23 @@
 # Sourced by the scripts that need a PostgreSQL server: Debian's package (installed when
-# missing), a throwaway cluster.
+# missing), a throwaway cluster. Sourcing it makes a scratch folder, $work, removed at exit
+# with the server stopped.
 #
-#   pg_start WORK PORT PASSWORD [OPTION...]
+#   pg_start PORT PASSWORD [OPTION...]
 #
-# makes the cluster in WORK/pg (WORK must exist; it is made readable to the server's user),
-# with the superuser `postgres` whose password is PASSWORD (md5), and starts it on
-# localhost:PORT with the server options given (`-c ssl=on`, ...). Before it starts, the
-# function `pg_configure` runs when the caller defines one (to write certificates or
-# pg_hba.conf into WORK/pg). `pg_stop` stops it; callers call it in their EXIT trap. As
-# root, the server runs as the user `postgres` ($as_pg prefixes a command with it).
+# makes the cluster in $work/pg, with the superuser `postgres` whose password is PASSWORD
+# (md5), and starts it on localhost:PORT with the server options given (`-c ssl=on`, ...).
+# Before it starts, the function `pg_configure` runs when the caller defines one, given the
+# cluster's folder (to write certificates or pg_hba.conf there). As root, the server runs as
+# the user `postgres` ($as_pg prefixes a command with it).
+work=$(mktemp -d)
+trap 'pg_stop; rm -rf "$work"' EXIT
 pg_ctl=
-pg_dir=
 as_pg=
 if [[ $(id -u) -eq 0 ]]; then as_pg="runuser -u postgres --"; fi
 
 pg_start() {
-  local work=$1 port=$2 password=$3
-  shift 3
+  local port=$1 password=$2
+  shift 2
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1 || true)
   if [[ -z $pg_bin ]]; then
     echo "installing PostgreSQL (Debian's package)"
@@ -36,7 +37,6 @@ pg_start() {
   $as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=md5 --pwfile="$work/pg.pw" > "$work/initdb.log" 2>&1 \
     || { cat "$work/initdb.log"; return 1; }
   if declare -F pg_configure > /dev/null; then pg_configure "$work/pg"; fi
-  pg_dir=$work/pg
   pg_ctl=$pg_bin/pg_ctl
   $as_pg "$pg_ctl" -D "$work/pg" -o "-c listen_addresses=localhost -p $port -k $work/pg $*" \
     -l "$work/pg/server.log" -w start > /dev/null \
@@ -44,5 +44,5 @@ pg_start() {
 }
 
 pg_stop() {
-  if [[ -n $pg_ctl ]]; then $as_pg "$pg_ctl" -D "$pg_dir" -m immediate stop > /dev/null 2>&1 || true; fi
+  if [[ -n $pg_ctl ]]; then $as_pg "$pg_ctl" -D "$work/pg" -m immediate stop > /dev/null 2>&1 || true; fi
 }

@@ -64,15 +64,15 @@ fn client_config_in(
         Some(path) => Some(PathBuf::from(path)),
         None => default_file(home, "root.crt"),
     };
-    let verifier: Arc<dyn ServerCertVerifier> = match (&rootcert, tls.mode) {
+    let signed_by = match (&rootcert, tls.mode) {
         (None, SslMode::VerifyCa | SslMode::VerifyFull) => {
             return Err(format!(
                 "{what}: sslmode {} checks the server's certificate, and no certificate authority is given (sslrootcert, or ~/.postgresql/root.crt)",
                 mode_name(tls.mode)
             ));
         }
-        (None, _) => Arc::new(Unchecked(Arc::clone(&provider))),
-        (Some(path), mode) => {
+        (None, _) => None,
+        (Some(path), _) => {
             let mut roots = RootCertStore::empty();
             for cert in certificates(path, "sslrootcert", what)? {
                 roots.add(cert).map_err(|e| {
@@ -90,15 +90,18 @@ fn client_config_in(
                     .map_err(|e| format!("{what}: sslcrl `{crl}`: {e}"))?;
                 builder = builder.with_crls(crls);
             }
-            let checked = builder
-                .build()
-                .map_err(|e| format!("{what}: sslrootcert `{}`: {e}", path.display()))?;
-            Arc::new(Signed {
-                checked,
-                names: mode == SslMode::VerifyFull,
-            })
+            Some(
+                builder
+                    .build()
+                    .map_err(|e| format!("{what}: sslrootcert `{}`: {e}", path.display()))?,
+            )
         }
     };
+    let verifier = Arc::new(Verifier {
+        provider: Arc::clone(&provider),
+        signed_by,
+        names: tls.mode == SslMode::VerifyFull,
+    });
     let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("{what}: {e}"))?
@@ -162,65 +165,18 @@ pub(crate) fn mode_name(mode: SslMode) -> &'static str {
     }
 }
 
-/// `prefer` and `require` with no certificate authority: any certificate, the handshake's
-/// signatures still checked.
+/// How the server's certificate is checked: not at all (`prefer` and `require` with no
+/// certificate authority), signed by the given authorities (`verify-ca`, and `prefer` or
+/// `require` with authorities), or also made out to the host (`verify-full`, `names`). The
+/// handshake's signatures are checked whatever the mode.
 #[derive(Debug)]
-struct Unchecked(Arc<CryptoProvider>);
-
-impl ServerCertVerifier for Unchecked {
-    fn verify_server_cert(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-/// A certificate signed by the given authorities (`verify-ca`, and `prefer` or `require`
-/// with authorities), and made out to the host when `names` (`verify-full`).
-#[derive(Debug)]
-struct Signed {
-    checked: Arc<WebPkiServerVerifier>,
+struct Verifier {
+    provider: Arc<CryptoProvider>,
+    signed_by: Option<Arc<WebPkiServerVerifier>>,
     names: bool,
 }
 
-impl ServerCertVerifier for Signed {
+impl ServerCertVerifier for Verifier {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -229,7 +185,10 @@ impl ServerCertVerifier for Signed {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        match self.checked.verify_server_cert(
+        let Some(signed_by) = &self.signed_by else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match signed_by.verify_server_cert(
             end_entity,
             intermediates,
             server_name,
@@ -250,7 +209,12 @@ impl ServerCertVerifier for Signed {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.checked.verify_tls12_signature(message, cert, dss)
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -259,11 +223,18 @@ impl ServerCertVerifier for Signed {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.checked.verify_tls13_signature(message, cert, dss)
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.checked.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 
