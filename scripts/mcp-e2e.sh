@@ -15,7 +15,8 @@ example=target/debug/examples/mcp_server
 tmp=$(mktemp -d)
 "$example" http > "$tmp/url" &
 server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+sse_server=
+trap 'kill $server $sse_server 2>/dev/null || true; rm -rf "$tmp"' EXIT
 for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
 url=$(cat "$tmp/url")
 "$example" document "$url" > "$tmp/agent.json"
@@ -70,3 +71,21 @@ kinds = sorted({type(t).__name__ for t in agent.tools})
 assert kinds == ["MCPTool"], kinds
 print(f"agentspec to-mcp: the {len(agent.tools)} ServerTools are the example's MCPTools; pyagentspec loads them")
 PY
+
+# the runtime's client over HTTP with SSE (MCP 2024-11-05), against the MCP Python SDK's
+# server: an MCPTool and an MCPToolBox, and a URL with no event stream
+"$venv/bin/python" scripts/mcp-sse-server.py 5010 > "$tmp/sse-server.log" 2>&1 &
+sse_server=$!
+"$venv/bin/python" - <<'PY' || { cat "$tmp/sse-server.log"; exit 1; }
+import socket, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", 5010), timeout=0.2).close()
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    raise SystemExit("the MCP server over SSE did not listen on 127.0.0.1:5010")
+PY
+AGENTSPEC_MCP_SSE_URL=http://127.0.0.1:5010/sse cargo test --workspace --locked --quiet --test suite \
+  -- --ignored --exact mcp_sse::mcp_tools_are_listed_and_called_over_sse

@@ -54,7 +54,7 @@
 //!   document's secrets, timeouts and retries. A config it cannot serve is a load error
 //!   (`llm-unsupported`) naming the config.
 //! - Not run, each refused at load naming it: remote agents (A2AAgent, OciAgent),
-//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, and SSE MCP transports.
+//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, and MCP transports over mTLS.
 //!
 //! [`guide`] has the rest: every choice where the spec and wayflowcore part ways, groups of
 //! agents, transforms, the JSON-lines protocol of `agentspec serve`, and the conformance

@@ -27,9 +27,15 @@ use crate::props::Prop;
 /// How a server is reached.
 #[derive(Debug, Clone)]
 pub(crate) enum McpTransport {
+    /// Streamable HTTP.
     Http {
         url: String,
         /// `headers` and `sensitive_headers` (secrets, never saved).
+        headers: Vec<(String, String)>,
+    },
+    /// HTTP with SSE, the transport of MCP 2024-11-05.
+    Sse {
+        url: String,
         headers: Vec<(String, String)>,
     },
     Stdio {
@@ -59,6 +65,7 @@ impl McpServer {
     pub fn key(&self) -> String {
         match &self.transport {
             McpTransport::Http { url, headers } => format!("http {url} {headers:?}"),
+            McpTransport::Sse { url, headers } => format!("sse {url} {headers:?}"),
             McpTransport::Stdio {
                 command,
                 args,
@@ -197,6 +204,9 @@ pub(crate) fn answer_value(answer: &Value, structured: bool) -> Result<Value, St
 pub(crate) use pool::Pool;
 
 #[cfg(feature = "mcp")]
+mod sse;
+
+#[cfg(feature = "mcp")]
 mod pool {
     use std::collections::HashMap;
     use std::sync::Arc;
@@ -229,20 +239,32 @@ mod pool {
         }
     }
 
+    /// The headers a transport sends with each request.
+    fn header_map(
+        headers: &[(String, String)],
+        what: &str,
+    ) -> Result<reqwest::header::HeaderMap, String> {
+        let mut map = reqwest::header::HeaderMap::new();
+        for (k, v) in headers {
+            let name = reqwest::header::HeaderName::from_bytes(k.as_bytes())
+                .map_err(|_| format!("{what}: `{k}` is not a header name"))?;
+            let value = reqwest::header::HeaderValue::from_str(v)
+                .map_err(|_| format!("{what}: the value of header `{k}` is not valid"))?;
+            map.insert(name, value);
+        }
+        Ok(map)
+    }
+
     async fn connect(server: &McpServer) -> Result<Client, String> {
         let what = format!("MCP server `{}`", server.name);
         let client = match &server.transport {
             McpTransport::Http { url, headers } => {
                 use rmcp::transport::StreamableHttpClientTransport;
                 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-                let mut map = HashMap::new();
-                for (k, v) in headers {
-                    let name = reqwest::header::HeaderName::from_bytes(k.as_bytes())
-                        .map_err(|_| format!("{what}: `{k}` is not a header name"))?;
-                    let value = reqwest::header::HeaderValue::from_str(v)
-                        .map_err(|_| format!("{what}: the value of header `{k}` is not valid"))?;
-                    map.insert(name, value);
-                }
+                let map: HashMap<_, _> = header_map(headers, &what)?
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 let config =
                     StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(map);
                 let transport = StreamableHttpClientTransport::from_config(config);
@@ -250,6 +272,16 @@ mod pool {
                     ().serve(transport)
                         .await
                         .map_err(|e| format!("{what} at {url} could not be reached: {e}"))
+                })
+                .await?
+            }
+            McpTransport::Sse { url, headers } => {
+                let map = header_map(headers, &what)?;
+                within(server.timeout, &what, async {
+                    let transport = super::sse::connect(url, map, &what).await?;
+                    ().serve(transport)
+                        .await
+                        .map_err(|e| format!("{what} at {url} did not start a session: {e}"))
                 })
                 .await?
             }

@@ -11,8 +11,8 @@ use agentspec_types::{
     ClientTransport, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode,
     InputMessageNode, JsonObject, LlmGenerationConfig, LlmNode, MCPTool, MCPToolBox,
     MCPToolBoxToolFilter, MCPToolSpec, MapNode, Node, OpenAIAPIType, Output, OutputMessageNode,
-    ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, Sensitive, ServerTool,
-    StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode, WriteOptions,
+    ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, SSETransport, Sensitive,
+    ServerTool, StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode, WriteOptions,
 };
 use serde_json::Value;
 
@@ -1435,6 +1435,35 @@ impl<'a> Planner<'a> {
         Some(self.datastores.len() - 1)
     }
 
+    /// An HTTP transport's `headers` and `sensitive_headers` (secrets, never saved), or
+    /// `None` with the problem noted when the secrets are missing.
+    fn transport_headers(
+        &mut self,
+        headers: &Option<agentspec_types::IndexMap<String, String>>,
+        sensitive: &Option<Sensitive<agentspec_types::IndexMap<String, String>>>,
+        transport: &dyn ComponentInfo,
+    ) -> Option<Vec<(String, String)>> {
+        let mut all: Vec<(String, String)> = headers
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if let Some(sensitive) = sensitive {
+            match sensitive.value() {
+                Ok(map) => all.extend(map.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                Err(missing) => {
+                    self.problems.push(problem(
+                        "missing-secret",
+                        format!("the sensitive_headers of `{}`: {missing}", transport.name()),
+                        transport.id(),
+                    ));
+                    return None;
+                }
+            }
+        }
+        Some(all)
+    }
+
     /// The MCP server of an MCPTool or an MCPToolBox (`owner`), by index in `plan.mcp`.
     fn transport(
         &mut self,
@@ -1469,64 +1498,61 @@ impl<'a> Planner<'a> {
             initial_delay: 0.0,
             ..Retry::default()
         };
-        let (transport_kind, timeout) =
-            if let Some(http) = any.downcast_ref::<StreamableHTTPTransport>() {
-                if let Some(policy) = &http.retry_policy {
-                    retry = Retry::from_policy(Some(policy));
-                }
-                let mut headers: Vec<(String, String)> = http
-                    .headers
-                    .iter()
-                    .flatten()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                if let Some(sensitive) = &http.sensitive_headers {
-                    match sensitive.value() {
-                        Ok(map) => headers.extend(map.iter().map(|(k, v)| (k.clone(), v.clone()))),
-                        Err(missing) => {
-                            self.problems.push(problem(
-                                "missing-secret",
-                                format!("the sensitive_headers of `{}`: {missing}", http.name),
-                                &http.id,
-                            ));
-                            return None;
-                        }
-                    }
-                }
-                (
-                    McpTransport::Http {
-                        url: http.url.clone(),
-                        headers,
-                    },
-                    http.session_parameters.read_timeout_seconds,
-                )
-            } else if let Some(stdio) = any.downcast_ref::<StdioTransport>() {
-                (
-                    McpTransport::Stdio {
-                        command: stdio.command.clone(),
-                        args: stdio.args.clone(),
-                        env: stdio
-                            .env
-                            .iter()
-                            .flatten()
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect(),
-                        cwd: stdio.cwd.clone(),
-                    },
-                    stdio.session_parameters.read_timeout_seconds,
-                )
-            } else {
-                self.problems.push(problem(
+        let (transport_kind, timeout) = if let Some(http) =
+            any.downcast_ref::<StreamableHTTPTransport>()
+        {
+            if let Some(policy) = &http.retry_policy {
+                retry = Retry::from_policy(Some(policy));
+            }
+            let headers =
+                self.transport_headers(&http.headers, &http.sensitive_headers, transport)?;
+            (
+                McpTransport::Http {
+                    url: http.url.clone(),
+                    headers,
+                },
+                http.session_parameters.read_timeout_seconds,
+            )
+        } else if let Some(sse) = any.downcast_ref::<SSETransport>() {
+            if let Some(policy) = &sse.retry_policy {
+                retry = Retry::from_policy(Some(policy));
+            }
+            let headers =
+                self.transport_headers(&sse.headers, &sse.sensitive_headers, transport)?;
+            (
+                McpTransport::Sse {
+                    url: sse.url.clone(),
+                    headers,
+                },
+                sse.session_parameters.read_timeout_seconds,
+            )
+        } else if let Some(stdio) = any.downcast_ref::<StdioTransport>() {
+            (
+                McpTransport::Stdio {
+                    command: stdio.command.clone(),
+                    args: stdio.args.clone(),
+                    env: stdio
+                        .env
+                        .iter()
+                        .flatten()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                    cwd: stdio.cwd.clone(),
+                },
+                stdio.session_parameters.read_timeout_seconds,
+            )
+        } else {
+            self.problems.push(problem(
                 "unsupported-component",
                 format!(
-                    "`{}` is a {}: this runtime reaches MCP servers over streamable HTTP and stdio",
+                    "`{}` is a {}: this runtime reaches MCP servers over streamable HTTP, HTTP with SSE and stdio",
                     transport.name(),
                     transport.component_type()
                 ),
                 transport.id(),
             ));
-                return None;
-            };
+            return None;
+        };
         self.mcp.push(McpServer {
             name: transport.name().to_owned(),
             transport: transport_kind,

@@ -5,11 +5,13 @@ mod agents;
 mod flows;
 mod groups;
 mod http;
+mod mcp_sse;
 mod nodes;
 mod postgres;
 mod tracing;
 
-use agentspec_runtime::{Loaded, SavedSession, Session, Status};
+use agentspec_runtime::llm::ScriptedLlm;
+use agentspec_runtime::{Loaded, Runtime, SavedSession, Session, Status};
 use agentspec_types::{Document, tool};
 
 /// Adds one.
@@ -22,6 +24,32 @@ fn inc(x: i64) -> i64 {
 fn doc(name: &str) -> Document {
     let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
     Document::from_path(path).expect("the fixture loads")
+}
+
+/// A user's message to the agent of `doc`, run in a runtime with `llm` until it waits for
+/// the next one: the requests the model got, as JSON, or what stopped it (`code: message`).
+async fn answered(
+    doc: &Document,
+    llm: ScriptedLlm,
+    message: &str,
+) -> Result<Vec<serde_json::Value>, String> {
+    let llm = std::sync::Arc::new(llm);
+    let runtime = Runtime::builder().llm(std::sync::Arc::clone(&llm)).build();
+    let mut session = runtime
+        .load(doc)
+        .map_err(|e| e.to_string())?
+        .start(serde_json::json!({}))
+        .map_err(|e| e.message)?;
+    session.append_user_message(message);
+    match session.run().await {
+        Ok(Status::UserMessageRequest { .. }) => Ok(llm
+            .requests()
+            .iter()
+            .map(|r| serde_json::to_value(r).expect("a request is JSON"))
+            .collect()),
+        Ok(other) => Err(format!("stopped at {other:?}")),
+        Err(e) => Err(format!("{}: {}", e.code, e.message)),
+    }
 }
 
 /// Runs the session to its next stop.

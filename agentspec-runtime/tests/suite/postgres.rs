@@ -4,12 +4,12 @@
 //! certificate. Ignored without that server.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use agentspec_runtime::llm::{ChatResponse, ScriptedLlm};
-use agentspec_runtime::{Runtime, Status};
 use agentspec_types::Document;
 use serde_json::{Value, json};
+
+use crate::answered;
 
 /// What `scripts/pg-tls.sh` says of its server.
 struct Server {
@@ -81,21 +81,12 @@ fn agent(connection: Value) -> Document {
 }
 
 /// Sends `message` to the agent: its summary is looked up in the cache (and made and kept
-/// there when missing), then the agent answers. The requests the model got, or the error.
+/// there when missing), then the agent answers. How many requests the model got, or the
+/// error.
 async fn send(doc: &Document, message: &str, answers: Vec<ChatResponse>) -> Result<usize, String> {
-    let llm = Arc::new(ScriptedLlm::new(answers));
-    let runtime = Runtime::builder().llm(Arc::clone(&llm)).build();
-    let mut session = runtime
-        .load(doc)
-        .map_err(|e| e.to_string())?
-        .start(json!({}))
-        .map_err(|e| e.message)?;
-    session.append_user_message(message);
-    match session.run().await {
-        Ok(Status::UserMessageRequest { .. }) => Ok(llm.requests().len()),
-        Ok(other) => Err(format!("stopped at {other:?}")),
-        Err(e) => Err(format!("{}: {}", e.code, e.message)),
-    }
+    answered(doc, ScriptedLlm::new(answers), message)
+        .await
+        .map(|requests| requests.len())
 }
 
 /// Summarized and answered: two requests, the summary kept.
