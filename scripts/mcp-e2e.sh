@@ -15,8 +15,7 @@ example=target/debug/examples/mcp_server
 tmp=$(mktemp -d)
 "$example" http > "$tmp/url" &
 server=$!
-sse_server=
-trap 'kill $server $sse_server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$tmp"' EXIT
 for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
 url=$(cat "$tmp/url")
 "$example" document "$url" > "$tmp/agent.json"
@@ -72,20 +71,37 @@ assert kinds == ["MCPTool"], kinds
 print(f"agentspec to-mcp: the {len(agent.tools)} ServerTools are the example's MCPTools; pyagentspec loads them")
 PY
 
-# the runtime's client over HTTP with SSE (MCP 2024-11-05), against the MCP Python SDK's
-# server: an MCPTool and an MCPToolBox, and a URL with no event stream
-"$venv/bin/python" scripts/mcp-sse-server.py 5010 > "$tmp/sse-server.log" 2>&1 &
-sse_server=$!
-"$venv/bin/python" - <<'PY' || { cat "$tmp/sse-server.log"; exit 1; }
+# the runtime's client over its remote transports, against the MCP Python SDK's servers
+# (scripts/mcp-test-server.py): HTTP with SSE (MCP 2024-11-05), then SSE and streamable HTTP
+# over mTLS, with certificates made here (scripts/certs.sh): the server's, made out to
+# `localhost`, and the client's, signed by `ca`; a second authority signs a client the
+# servers refuse
+tls=$tmp/tls
+mkdir "$tls"
+source scripts/certs.sh
+certs_for_localhost agentspec
+servers=()
+serve() {
+  "$venv/bin/python" scripts/mcp-test-server.py "$@" > "$tmp/mcp-server-$1.log" 2>&1 &
+  servers+=($!)
+}
+serve 5010 sse
+serve 5011 sse "$tls"
+serve 5012 http "$tls"
+trap 'kill $server ${servers[*]} 2>/dev/null || true; rm -rf "$tmp"' EXIT
+"$venv/bin/python" - <<'PY' || { cat "$tmp"/mcp-server-*.log; exit 1; }
 import socket, time
-for _ in range(100):
-    try:
-        socket.create_connection(("127.0.0.1", 5010), timeout=0.2).close()
-        break
-    except OSError:
-        time.sleep(0.1)
-else:
-    raise SystemExit("the MCP server over SSE did not listen on 127.0.0.1:5010")
+for port in (5010, 5011, 5012):
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        raise SystemExit(f"the MCP test server did not listen on 127.0.0.1:{port}")
 PY
-AGENTSPEC_MCP_SSE_URL=http://127.0.0.1:5010/sse cargo test --workspace --locked --quiet --test suite \
-  -- --ignored --exact mcp_sse::mcp_tools_are_listed_and_called_over_sse
+AGENTSPEC_MCP_SSE_URL=http://127.0.0.1:5010/sse AGENTSPEC_MCP_TLS=$tls \
+  AGENTSPEC_MCP_MTLS_SSE_URL=https://localhost:5011/sse \
+  AGENTSPEC_MCP_MTLS_HTTP_URL=https://localhost:5012/mcp \
+  cargo test --workspace --locked --quiet --test suite -- --ignored mcp_remote::

@@ -16,27 +16,8 @@ source scripts/pg.sh
 
 tls=$work/tls
 mkdir "$tls"
-quiet() { "$@" > "$work/openssl.log" 2>&1 || { cat "$work/openssl.log"; return 1; }; }
-# authority NAME: a certificate authority's key and certificate, NAME.key and NAME.crt
-authority() {
-  quiet openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-    -subj "/CN=agentspec test $1" -keyout "$tls/$1.key" -out "$tls/$1.crt"
-}
-# signed NAME SUBJECT EXTENSIONS: a key and a certificate the authority `ca` signs (a
-# version 3 certificate: webpki refuses the older ones, which have no extensions)
-signed() {
-  quiet openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "$2" \
-    -keyout "$tls/$1.key" -out "$tls/$1.csr"
-  printf '%s\n' "$3" > "$tls/$1.ext"
-  quiet openssl x509 -req -in "$tls/$1.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" \
-    -CAcreateserial -days 2 -extfile "$tls/$1.ext" -out "$tls/$1.crt"
-}
-authority ca
-authority other-ca
-signed server /CN=localhost $'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth'
-signed client /CN=certuser "extendedKeyUsage=clientAuth"
-# the server reads its key only when no one else can
-chmod 600 "$tls"/*.key
+source scripts/certs.sh
+certs_for_localhost certuser
 
 pg_configure() {
   cp "$tls/server.crt" "$tls/server.key" "$tls/ca.crt" "$1/"

@@ -54,7 +54,8 @@
 //!   document's secrets, timeouts and retries. A config it cannot serve is a load error
 //!   (`llm-unsupported`) naming the config.
 //! - Not run, each refused at load naming it: remote agents (A2AAgent, OciAgent),
-//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, and MCP transports over mTLS.
+//!   BuiltinTools, OCI GenAI models, the OpenAI Responses API, and MCP transports with an
+//!   `auth` (their credentials go in `sensitive_headers`).
 //!
 //! [`guide`] has the rest: every choice where the spec and wayflowcore part ways, groups of
 //! agents, transforms, the JSON-lines protocol of `agentspec serve`, and the conformance
@@ -1194,6 +1195,23 @@ impl Runtime {
             sink(event);
         }
     }
+}
+
+/// An error with its causes, each once: a client's own message often says only what it was
+/// doing ("error sending request", "error performing TLS handshake"), and its causes why.
+#[cfg(any(feature = "mcp", feature = "postgres"))]
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let next = e.to_string();
+        if !text.contains(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        cause = e.source();
+    }
+    text
 }
 
 /// A value as short JSON text, for messages.

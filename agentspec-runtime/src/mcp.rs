@@ -32,11 +32,13 @@ pub(crate) enum McpTransport {
         url: String,
         /// `headers` and `sensitive_headers` (secrets, never saved).
         headers: Vec<(String, String)>,
+        tls: Option<McpTls>,
     },
     /// HTTP with SSE, the transport of MCP 2024-11-05.
     Sse {
         url: String,
         headers: Vec<(String, String)>,
+        tls: Option<McpTls>,
     },
     Stdio {
         command: String,
@@ -44,6 +46,28 @@ pub(crate) enum McpTransport {
         env: Vec<(String, String)>,
         cwd: Option<String>,
     },
+}
+
+/// The files of an mTLS transport (paths, secrets: never saved nor shown): the client's key
+/// and certificate, and the certificate authorities the server's certificate is checked
+/// against, in place of the platform's.
+#[derive(Clone)]
+pub(crate) struct McpTls {
+    pub key_file: String,
+    pub cert_file: String,
+    pub ca_file: String,
+}
+
+impl McpTls {
+    fn files(&self) -> [&str; 3] {
+        [&self.key_file, &self.cert_file, &self.ca_file]
+    }
+}
+
+impl std::fmt::Debug for McpTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("McpTls { .. }")
+    }
 }
 
 /// A server the document's MCP tools use.
@@ -64,8 +88,18 @@ impl McpServer {
     /// share one).
     pub fn key(&self) -> String {
         match &self.transport {
-            McpTransport::Http { url, headers } => format!("http {url} {headers:?}"),
-            McpTransport::Sse { url, headers } => format!("sse {url} {headers:?}"),
+            McpTransport::Http { url, headers, tls } => {
+                format!(
+                    "http {url} {headers:?} {:?}",
+                    tls.as_ref().map(McpTls::files)
+                )
+            }
+            McpTransport::Sse { url, headers, tls } => {
+                format!(
+                    "sse {url} {headers:?} {:?}",
+                    tls.as_ref().map(McpTls::files)
+                )
+            }
             McpTransport::Stdio {
                 command,
                 args,
@@ -218,7 +252,7 @@ mod pool {
     use serde_json::Value;
     use tokio::sync::Mutex;
 
-    use super::{McpServer, McpTransport, ServerTool};
+    use super::{McpServer, McpTls, McpTransport, ServerTool};
 
     type Client = Arc<RunningService<RoleClient, ()>>;
 
@@ -255,10 +289,42 @@ mod pool {
         Ok(map)
     }
 
+    /// The HTTP client of a transport with mTLS: the client's identity, and only the given
+    /// certificate authorities. The files' paths stay out of messages: they are secrets.
+    #[cfg(feature = "rustls")]
+    fn mtls_client(tls: &McpTls, what: &str) -> Result<reqwest::Client, String> {
+        let read = |path: &str, field: &str| {
+            std::fs::read(path).map_err(|e| format!("{what}: its {field} could not be read: {e}"))
+        };
+        let mut identity = read(&tls.cert_file, "cert_file")?;
+        identity.push(b'\n');
+        identity.extend(read(&tls.key_file, "key_file")?);
+        let identity = reqwest::Identity::from_pem(&identity).map_err(|e| {
+            format!("{what}: its cert_file and key_file make no client identity: {e}")
+        })?;
+        let authorities = reqwest::Certificate::from_pem_bundle(&read(&tls.ca_file, "ca_file")?)
+            .map_err(|e| format!("{what}: its ca_file: {e}"))?;
+        if authorities.is_empty() {
+            return Err(format!("{what}: its ca_file holds no PEM certificate"));
+        }
+        reqwest::Client::builder()
+            .tls_certs_only(authorities)
+            .identity(identity)
+            .build()
+            .map_err(|e| format!("{what}: {e}"))
+    }
+
+    #[cfg(not(feature = "rustls"))]
+    fn mtls_client(_: &McpTls, what: &str) -> Result<reqwest::Client, String> {
+        Err(format!(
+            "{what}: mTLS needs TLS, and this runtime was built without it (agentspec-runtime's feature `rustls`)"
+        ))
+    }
+
     async fn connect(server: &McpServer) -> Result<Client, String> {
         let what = format!("MCP server `{}`", server.name);
         let client = match &server.transport {
-            McpTransport::Http { url, headers } => {
+            McpTransport::Http { url, headers, tls } => {
                 use rmcp::transport::StreamableHttpClientTransport;
                 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
                 let map: HashMap<_, _> = header_map(headers, &what)?
@@ -267,18 +333,30 @@ mod pool {
                     .collect();
                 let config =
                     StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(map);
-                let transport = StreamableHttpClientTransport::from_config(config);
+                let transport = match tls {
+                    None => StreamableHttpClientTransport::from_config(config),
+                    Some(tls) => {
+                        StreamableHttpClientTransport::with_client(mtls_client(tls, &what)?, config)
+                    }
+                };
                 within(server.timeout, &what, async {
-                    ().serve(transport)
-                        .await
-                        .map_err(|e| format!("{what} at {url} could not be reached: {e}"))
+                    ().serve(transport).await.map_err(|e| {
+                        format!(
+                            "{what} at {url} could not be reached: {}",
+                            crate::error_chain(&e)
+                        )
+                    })
                 })
                 .await?
             }
-            McpTransport::Sse { url, headers } => {
+            McpTransport::Sse { url, headers, tls } => {
                 let map = header_map(headers, &what)?;
+                let http = match tls {
+                    None => reqwest::Client::new(),
+                    Some(tls) => mtls_client(tls, &what)?,
+                };
                 within(server.timeout, &what, async {
-                    let transport = super::sse::connect(url, map, &what).await?;
+                    let transport = super::sse::connect(http, url, map, &what).await?;
                     ().serve(transport)
                         .await
                         .map_err(|e| format!("{what} at {url} did not start a session: {e}"))

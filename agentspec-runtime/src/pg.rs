@@ -15,6 +15,7 @@ use tokio_postgres::config::SslMode as PgSslMode;
 use tokio_postgres::tls::MakeTlsConnect;
 use tokio_postgres::{Client, NoTls, Socket};
 
+use crate::error_chain;
 use crate::transform::{CachePlan, Entry, PgConfig, SslMode, now};
 
 mod tls;
@@ -54,22 +55,6 @@ where
         let _ = connection.await;
     });
     Ok(client)
-}
-
-/// An error with its causes (tokio-postgres' own message says only "error performing TLS
-/// handshake", its cause why).
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        let next = e.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        cause = e.source();
-    }
-    text
 }
 
 impl Postgres {

@@ -11,14 +11,15 @@ use agentspec_types::{
     ClientTransport, Component, ComponentInfo, Diagnostic, Document, EndNode, Flow, FlowNode,
     InputMessageNode, JsonObject, LlmGenerationConfig, LlmNode, MCPTool, MCPToolBox,
     MCPToolBoxToolFilter, MCPToolSpec, MapNode, Node, OpenAIAPIType, Output, OutputMessageNode,
-    ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, SSETransport, Sensitive,
-    ServerTool, StartNode, StdioTransport, StreamableHTTPTransport, Tool, ToolNode, WriteOptions,
+    ParallelFlowNode, ParallelMapNode, ReductionMethod, RefOr, RemoteTool, SSETransport,
+    SSEmTLSTransport, Sensitive, ServerTool, StartNode, StdioTransport, StreamableHTTPTransport,
+    StreamableHTTPmTLSTransport, Tool, ToolNode, WriteOptions,
 };
 use serde_json::Value;
 
 use crate::http::{HttpCall, Retry};
 use crate::llm::ModelInfo;
-use crate::mcp::{FilterItem, McpServer, McpTransport, ToolboxPlan};
+use crate::mcp::{FilterItem, McpServer, McpTls, McpTransport, ToolboxPlan};
 use crate::props::{Digest, Prop, digest};
 use crate::transform::{
     CachePlan, DatastorePlan, PgConfig, PgTls, SslMode, TransformKind, TransformPlan,
@@ -1204,6 +1205,21 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The fields of the HTTP transports of MCP that the plan reads.
+struct McpHttpParts<'t> {
+    /// HTTP with SSE (else streamable HTTP).
+    sse: bool,
+    url: &'t str,
+    headers: &'t Option<agentspec_types::IndexMap<String, String>>,
+    sensitive_headers: &'t Option<Sensitive<agentspec_types::IndexMap<String, String>>>,
+    retry_policy: Option<&'t agentspec_types::RetryPolicy>,
+    timeout: f64,
+    /// It has an `auth`.
+    auth: bool,
+    /// mTLS: `key_file`, `cert_file` and `ca_file`.
+    files: Option<[&'t Sensitive<String>; 3]>,
+}
+
 /// The fields of an ApiNode or a RemoteTool that make its request.
 struct HttpParts<'a> {
     name: &'a str,
@@ -1435,6 +1451,55 @@ impl<'a> Planner<'a> {
         Some(self.datastores.len() - 1)
     }
 
+    /// An HTTP transport planned, or `None` with the problem noted.
+    fn http_transport(
+        &mut self,
+        parts: &McpHttpParts<'_>,
+        transport: &dyn ComponentInfo,
+    ) -> Option<McpTransport> {
+        if parts.auth {
+            // connecting without it would send what the server refuses, or worse, accepts
+            self.problems.push(problem(
+                "unsupported-component",
+                format!(
+                    "`{}` has an `auth`, which this runtime does not speak yet: give its credentials in `sensitive_headers`",
+                    transport.name()
+                ),
+                transport.id(),
+            ));
+            return None;
+        }
+        let headers = self.transport_headers(parts.headers, parts.sensitive_headers, transport)?;
+        let tls = match parts.files {
+            None => None,
+            Some(files) => {
+                let mut paths = Vec::with_capacity(3);
+                for (file, field) in files.into_iter().zip(["key_file", "cert_file", "ca_file"]) {
+                    match file.value() {
+                        Ok(path) => paths.push(path.clone()),
+                        Err(missing) => self.problems.push(problem(
+                            "missing-secret",
+                            format!("the {field} of `{}`: {missing}", transport.name()),
+                            transport.id(),
+                        )),
+                    }
+                }
+                let [key_file, cert_file, ca_file] = <[String; 3]>::try_from(paths).ok()?;
+                Some(McpTls {
+                    key_file,
+                    cert_file,
+                    ca_file,
+                })
+            }
+        };
+        let url = parts.url.to_owned();
+        Some(if parts.sse {
+            McpTransport::Sse { url, headers, tls }
+        } else {
+            McpTransport::Http { url, headers, tls }
+        })
+    }
+
     /// An HTTP transport's `headers` and `sensitive_headers` (secrets, never saved), or
     /// `None` with the problem noted when the secrets are missing.
     fn transport_headers(
@@ -1498,34 +1563,41 @@ impl<'a> Planner<'a> {
             initial_delay: 0.0,
             ..Retry::default()
         };
-        let (transport_kind, timeout) = if let Some(http) =
-            any.downcast_ref::<StreamableHTTPTransport>()
-        {
-            if let Some(policy) = &http.retry_policy {
+        // the four HTTP transports: streamable or SSE, each with or without mTLS (the same
+        // fields, in four structs)
+        macro_rules! parts {
+            ($t:expr, $sse:expr, $files:expr) => {
+                McpHttpParts {
+                    sse: $sse,
+                    url: &$t.url,
+                    headers: &$t.headers,
+                    sensitive_headers: &$t.sensitive_headers,
+                    retry_policy: $t.retry_policy.as_ref(),
+                    timeout: $t.session_parameters.read_timeout_seconds,
+                    auth: $t.auth.is_some(),
+                    files: $files,
+                }
+            };
+        }
+        let http = if let Some(t) = any.downcast_ref::<StreamableHTTPTransport>() {
+            Some(parts!(t, false, None))
+        } else if let Some(t) = any.downcast_ref::<SSETransport>() {
+            Some(parts!(t, true, None))
+        } else if let Some(t) = any.downcast_ref::<StreamableHTTPmTLSTransport>() {
+            Some(parts!(
+                t,
+                false,
+                Some([&t.key_file, &t.cert_file, &t.ca_file])
+            ))
+        } else {
+            any.downcast_ref::<SSEmTLSTransport>()
+                .map(|t| parts!(t, true, Some([&t.key_file, &t.cert_file, &t.ca_file])))
+        };
+        let (transport_kind, timeout) = if let Some(parts) = http {
+            if let Some(policy) = parts.retry_policy {
                 retry = Retry::from_policy(Some(policy));
             }
-            let headers =
-                self.transport_headers(&http.headers, &http.sensitive_headers, transport)?;
-            (
-                McpTransport::Http {
-                    url: http.url.clone(),
-                    headers,
-                },
-                http.session_parameters.read_timeout_seconds,
-            )
-        } else if let Some(sse) = any.downcast_ref::<SSETransport>() {
-            if let Some(policy) = &sse.retry_policy {
-                retry = Retry::from_policy(Some(policy));
-            }
-            let headers =
-                self.transport_headers(&sse.headers, &sse.sensitive_headers, transport)?;
-            (
-                McpTransport::Sse {
-                    url: sse.url.clone(),
-                    headers,
-                },
-                sse.session_parameters.read_timeout_seconds,
-            )
+            (self.http_transport(&parts, transport)?, parts.timeout)
         } else if let Some(stdio) = any.downcast_ref::<StdioTransport>() {
             (
                 McpTransport::Stdio {
@@ -1545,7 +1617,7 @@ impl<'a> Planner<'a> {
             self.problems.push(problem(
                 "unsupported-component",
                 format!(
-                    "`{}` is a {}: this runtime reaches MCP servers over streamable HTTP, HTTP with SSE and stdio",
+                    "`{}` is a {}: this runtime reaches MCP servers over streamable HTTP, HTTP with SSE (each with or without mTLS) and stdio",
                     transport.name(),
                     transport.component_type()
                 ),

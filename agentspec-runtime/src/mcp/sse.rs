@@ -34,23 +34,28 @@ impl Drop for SseTransport {
     }
 }
 
-/// Opens the event stream at `url` and waits for its endpoint (`what` names the server in
-/// errors).
+/// Opens the event stream at `url` with the client `http` and waits for its endpoint
+/// (`what` names the server in errors).
 pub(crate) async fn connect(
+    http: reqwest::Client,
     url: &str,
     headers: HeaderMap,
     what: &str,
 ) -> Result<SseTransport, String> {
     let base =
         reqwest::Url::parse(url).map_err(|e| format!("{what}: `{url}` is not a URL: {e}"))?;
-    let http = reqwest::Client::new();
     let response = http
         .get(base.clone())
         .headers(headers.clone())
         .header(ACCEPT, HeaderValue::from_static("text/event-stream"))
         .send()
         .await
-        .map_err(|e| format!("{what} at {url} could not be reached: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "{what} at {url} could not be reached: {}",
+                crate::error_chain(&e)
+            )
+        })?;
     if !response.status().is_success() {
         return Err(format!(
             "{what} at {url} answered {} to the request for its event stream",
@@ -121,10 +126,12 @@ impl Transport<RoleClient> for SseTransport {
             .json(&item);
         let post = self.post.clone();
         async move {
-            let response = request
-                .send()
-                .await
-                .map_err(|e| SseError(format!("posting a message to {post}: {e}")))?;
+            let response = request.send().await.map_err(|e| {
+                SseError(format!(
+                    "posting a message to {post}: {}",
+                    crate::error_chain(&e)
+                ))
+            })?;
             if response.status().is_success() {
                 Ok(())
             } else {

@@ -5,7 +5,7 @@ mod agents;
 mod flows;
 mod groups;
 mod http;
-mod mcp_sse;
+mod mcp_remote;
 mod nodes;
 mod postgres;
 mod tracing;
