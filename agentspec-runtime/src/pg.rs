@@ -3,8 +3,7 @@
 //! (`cache_key`, `cache_content`, `created_at`, `last_used_at`, and `prefix_size` for a
 //! conversation summary). The tables are the user's to create, as for wayflowcore. One
 //! connection per database, kept by the runtime and opened again when it broke. TLS as
-//! libpq's `sslmode` asks for it ([`tls`]); `allow` connects without TLS (libpq would try TLS
-//! after a server refused a plain connection).
+//! libpq's `sslmode` asks for it ([`tls`]): `allow` tries without TLS, then with it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -74,27 +73,43 @@ impl Postgres {
             .password(&config.password)
             .dbname(&config.dbname)
             .connect_timeout(Duration::from_secs(10));
-        let opened = match config.tls.mode {
-            SslMode::Disable | SslMode::Allow => open(pg.ssl_mode(PgSslMode::Disable), NoTls).await,
-            mode => {
-                let rustls = tls::client_config(&config.tls, &what)?;
-                let pg_mode = if mode == SslMode::Prefer {
-                    PgSslMode::Prefer
-                } else {
-                    PgSslMode::Require
-                };
-                open(pg.ssl_mode(pg_mode), tls::Rustls(rustls)).await
-            }
-        };
-        let client = opened.map_err(|e| {
+        let failed = |why: String| {
             let mode = tls::mode_name(config.tls.mode);
             format!(
-                "{what} at {}:{} (sslmode {mode}) could not be reached: {}",
-                config.host,
-                config.port,
-                error_chain(&e)
+                "{what} at {}:{} (sslmode {mode}) could not be reached: {why}",
+                config.host, config.port
             )
-        })?;
+        };
+        let mut plain = pg.clone();
+        plain.ssl_mode(PgSslMode::Disable);
+        let with_tls = |pg_mode| {
+            let mut pg = pg.clone();
+            pg.ssl_mode(pg_mode);
+            let rustls = tls::client_config(&config.tls, &what);
+            async move { Ok::<_, String>(open(&pg, tls::Rustls(rustls?)).await) }
+        };
+        let client = match config.tls.mode {
+            SslMode::Disable => open(&plain, NoTls)
+                .await
+                .map_err(|e| failed(error_chain(&e)))?,
+            // without TLS first, then with it, as libpq does
+            SslMode::Allow => match open(&plain, NoTls).await {
+                Ok(client) => client,
+                Err(plain) => with_tls(PgSslMode::Require).await?.map_err(|e| {
+                    failed(format!(
+                        "without TLS: {}; with TLS: {}",
+                        error_chain(&plain),
+                        error_chain(&e)
+                    ))
+                })?,
+            },
+            SslMode::Prefer => with_tls(PgSslMode::Prefer)
+                .await?
+                .map_err(|e| failed(error_chain(&e)))?,
+            _ => with_tls(PgSslMode::Require)
+                .await?
+                .map_err(|e| failed(error_chain(&e)))?,
+        };
         let client = Arc::new(client);
         clients.insert(key(config), Arc::clone(&client));
         Ok(client)

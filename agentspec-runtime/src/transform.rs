@@ -72,7 +72,7 @@ pub(crate) struct PgTls {
 pub(crate) enum SslMode {
     /// Never TLS.
     Disable,
-    /// Without TLS (libpq would try TLS when the server refuses a plain connection).
+    /// Without TLS, then with it when the server refuses a plain connection.
     Allow,
     /// TLS when the server speaks it, else without.
     Prefer,

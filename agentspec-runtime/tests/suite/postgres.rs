@@ -139,6 +139,12 @@ async fn a_cache_in_postgresql_is_reached_over_tls_in_each_sslmode() {
             ),
         ),
         (
+            "allow: without TLS refused (a role the server admits over TLS only), then with it",
+            json!({"url": localhost, "sslmode": "allow", "user": "certuser",
+                "password": "not checked", "sslcert": server.file("client.crt"),
+                "sslkey": server.file("client.key")}),
+        ),
+        (
             "verify-full, a client certificate in place of a password",
             json!({"url": localhost, "sslmode": "verify-full", "user": "certuser",
                 "password": "not checked", "sslrootcert": authority,
@@ -174,6 +180,12 @@ async fn a_cache_in_postgresql_is_reached_over_tls_in_each_sslmode() {
                 server.file("other-ca.crt"),
             ),
             "invalid peer certificate: UnknownIssuer",
+        ),
+        (
+            "allow, the client certificate's role without its certificate",
+            json!({"url": localhost, "sslmode": "allow", "user": "certuser",
+                "password": "not checked"}),
+            "; with TLS: ",
         ),
         (
             "the client certificate's role without its certificate",
