@@ -402,7 +402,7 @@ mod send {
                     format!("{what} did not answer within {} s", retry.timeout)
                 }
                 Err(e) if e.is_builder() => return Err(format!("{what}: {e}")),
-                Err(e) => format!("{what} could not be reached: {e}"),
+                Err(e) => format!("{what} could not be reached: {}", crate::error_chain(&e)),
             };
             if attempt > retry.retries {
                 return Err(if attempt > 1 {

@@ -1199,7 +1199,7 @@ impl Runtime {
 
 /// An error with its causes, each once: a client's own message often says only what it was
 /// doing ("error sending request", "error performing TLS handshake"), and its causes why.
-#[cfg(any(feature = "mcp", feature = "postgres"))]
+#[cfg(feature = "http")]
 pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut cause = error.source();

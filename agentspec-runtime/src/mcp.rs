@@ -273,6 +273,16 @@ mod pool {
         }
     }
 
+    /// An rmcp error with its causes, without the Rust type of the transport that rmcp's
+    /// message names ("… Transport [rmcp::transport::worker::WorkerTransport<…>] error: …").
+    fn reason(error: &dyn std::error::Error) -> String {
+        let text = crate::error_chain(error);
+        match text.rsplit_once("] error: ") {
+            Some((_, rest)) => rest.to_owned(),
+            None => text,
+        }
+    }
+
     /// The headers a transport sends with each request.
     fn header_map(
         headers: &[(String, String)],
@@ -341,10 +351,7 @@ mod pool {
                 };
                 within(server.timeout, &what, async {
                     ().serve(transport).await.map_err(|e| {
-                        format!(
-                            "{what} at {url} could not be reached: {}",
-                            crate::error_chain(&e)
-                        )
+                        format!("{what} at {url} could not be reached: {}", reason(&e))
                     })
                 })
                 .await?
@@ -357,9 +364,9 @@ mod pool {
                 };
                 within(server.timeout, &what, async {
                     let transport = super::sse::connect(http, url, map, &what).await?;
-                    ().serve(transport)
-                        .await
-                        .map_err(|e| format!("{what} at {url} did not start a session: {e}"))
+                    ().serve(transport).await.map_err(|e| {
+                        format!("{what} at {url} did not start a session: {}", reason(&e))
+                    })
                 })
                 .await?
             }
@@ -380,9 +387,12 @@ mod pool {
                     .spawn()
                     .map_err(|e| format!("{what}: `{command}` could not be started: {e}"))?;
                 within(server.timeout, &what, async {
-                    ().serve(child)
-                        .await
-                        .map_err(|e| format!("{what} (`{command}`) did not start a session: {e}"))
+                    ().serve(child).await.map_err(|e| {
+                        format!(
+                            "{what} (`{command}`) did not start a session: {}",
+                            reason(&e)
+                        )
+                    })
                 })
                 .await?
             }

@@ -507,7 +507,13 @@ impl OpenAiClient {
                 Err(e) if e.is_timeout() => {
                     return Err(LlmError(format!("{url} did not answer in time: {e}")));
                 }
-                Err(e) => (LlmError(format!("{url} could not be reached: {e}")), None),
+                Err(e) => (
+                    LlmError(format!(
+                        "{url} could not be reached: {}",
+                        crate::error_chain(&e)
+                    )),
+                    None,
+                ),
             };
             let (error, after) = failure;
             if attempt > retries {
